@@ -1,0 +1,252 @@
+// The operator commands: accounts, tokens, channel funding, callback endpoints, ledger verification and
+// migrations. Each takes parsed options and returns what to print; none writes to the console itself.
+
+import { parseMinorAmount } from './amounts.js';
+import { formatMinor } from '@topup/ledger';
+import type { AccountStatus, Ledger, Store } from '@topup/ledger';
+import { migrate } from '@topup/ledger';
+import type { CommandResult } from './cli-output.js';
+import { UsageError } from './cli-output.js';
+
+export type Options = Readonly<Record<string, string | boolean | undefined>>;
+
+export interface CommandContext {
+  readonly ledger: Ledger;
+  readonly store: Store;
+  readonly options: Options;
+  readonly graceSeconds: number;
+}
+
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function optional(options: Options, name: string): string | undefined {
+  const value = options[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function channelOf(options: Options): 'float' | 'airtime' {
+  const channel = required(options, 'channel');
+  if (channel !== 'float' && channel !== 'airtime') {
+    throw new UsageError(`--channel must be float or airtime, received ${JSON.stringify(channel)}`);
+  }
+  return channel;
+}
+
+function modeOf(options: Options): 'test' | 'live' {
+  const mode = optional(options, 'mode') ?? 'test';
+  if (mode !== 'test' && mode !== 'live')
+    throw new UsageError(`--mode must be test or live, received ${JSON.stringify(mode)}`);
+  return mode;
+}
+
+async function accountCreate({ ledger, options }: CommandContext): Promise<CommandResult> {
+  const profile = {
+    name: required(options, 'name'),
+    ...optionalProfile(options),
+  };
+  const account = await ledger.createAccount(profile);
+  const { token, tokenId } = await ledger.issueToken(account.id, modeOf(options));
+  return {
+    json: { account: account.id, token, tokenId },
+    human: `Created account ${account.id} (${account.name}).\nAPI token (shown only now): ${token}`,
+  };
+}
+
+function optionalProfile(options: Options) {
+  const fields = {
+    mobile: optional(options, 'mobile'),
+    email: optional(options, 'email'),
+    agent_name: optional(options, 'agent-name'),
+    agent_number: optional(options, 'agent-number'),
+    store_number: optional(options, 'store-number'),
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+function accountStatusCommand(status: AccountStatus) {
+  return async ({ ledger, options }: CommandContext): Promise<CommandResult> => {
+    const account = await ledger.setAccountStatus(required(options, 'account'), status);
+    return {
+      json: { account: account.id, status: account.status },
+      human: `Account ${account.id} is now ${account.status}.`,
+    };
+  };
+}
+
+async function accountList({ ledger }: CommandContext): Promise<CommandResult> {
+  const accounts = await ledger.listAccounts();
+  return {
+    json: accounts.map((account) => ({ id: account.id, name: account.name, status: account.status })),
+    human:
+      accounts.length === 0
+        ? 'No accounts.'
+        : accounts.map((a) => `${a.id}  ${a.status.padEnd(9)}  ${a.name}`).join('\n'),
+  };
+}
+
+async function tokenIssue({ ledger, options }: CommandContext): Promise<CommandResult> {
+  const { token, tokenId } = await ledger.issueToken(required(options, 'account'), modeOf(options));
+  return {
+    json: { tokenId, token },
+    human: `Issued token ${tokenId}.\nAPI token (shown only now): ${token}`,
+  };
+}
+
+async function tokenRevoke({ ledger, options }: CommandContext): Promise<CommandResult> {
+  const tokenId = required(options, 'token-id');
+  await ledger.revokeToken(tokenId);
+  return { json: { tokenId, revoked: true }, human: `Revoked token ${tokenId}.` };
+}
+
+async function tokenList({ ledger, options }: CommandContext): Promise<CommandResult> {
+  const tokens = await ledger.listTokens(required(options, 'account'));
+  return {
+    json: tokens,
+    human:
+      tokens.length === 0
+        ? 'No tokens.'
+        : tokens
+            .map(
+              (t) => `${t.id}  ${t.prefix}…  ${t.mode}  ${t.revokedAt === undefined ? 'active' : 'revoked'}`,
+            )
+            .join('\n'),
+  };
+}
+
+async function channelFund({ ledger, options }: CommandContext): Promise<CommandResult> {
+  const accountId = required(options, 'account');
+  const channel = channelOf(options);
+  const amountMinor = parseMinorAmount(required(options, 'amount'));
+  const balance = await ledger.fund(accountId, channel, amountMinor);
+  return {
+    json: { account: accountId, channel, available: formatMinor(balance.availableMinor) },
+    human: `Funded ${channel} of ${accountId}; available balance KES ${formatMinor(balance.availableMinor)}.`,
+  };
+}
+
+async function channelBalance({ ledger, options }: CommandContext): Promise<CommandResult> {
+  const accountId = required(options, 'account');
+  const balances = await Promise.all([
+    ledger.balance(accountId, 'float'),
+    ledger.balance(accountId, 'airtime'),
+  ]);
+  return {
+    json: balances.map((b) => ({
+      channel: b.channel,
+      available: formatMinor(b.availableMinor),
+      pending: formatMinor(b.pendingMinor),
+    })),
+    human: balances
+      .map(
+        (b) =>
+          `${b.channel.padEnd(7)}  available KES ${formatMinor(b.availableMinor)}  pending KES ${formatMinor(b.pendingMinor)}`,
+      )
+      .join('\n'),
+  };
+}
+
+async function endpointAdd({ ledger, options }: CommandContext): Promise<CommandResult> {
+  const format = optional(options, 'format') ?? 'json';
+  if (format !== 'json' && format !== 'xml')
+    throw new UsageError(`--format must be json or xml, received ${JSON.stringify(format)}`);
+  const description = optional(options, 'description');
+  const { endpoint, secret } = await ledger.addCallbackEndpoint(required(options, 'account'), {
+    url: required(options, 'url'),
+    format,
+    ...(description === undefined ? {} : { description }),
+  });
+  return {
+    json: { endpoint: endpoint.id, secret },
+    human: `Added endpoint ${endpoint.id} → ${endpoint.url}.\nSigning secret (shown only now): ${secret}`,
+  };
+}
+
+async function endpointList({ ledger, options }: CommandContext): Promise<CommandResult> {
+  const endpoints = await ledger.listCallbackEndpoints(required(options, 'account'));
+  return {
+    json: endpoints,
+    human:
+      endpoints.length === 0
+        ? 'No endpoints.'
+        : endpoints
+            .map((e) => `${e.id}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.format}  ${e.url}`)
+            .join('\n'),
+  };
+}
+
+async function endpointRemove({ ledger, options }: CommandContext): Promise<CommandResult> {
+  const endpointId = required(options, 'endpoint');
+  const removed = await ledger.removeCallbackEndpoint(required(options, 'account'), endpointId);
+  if (!removed) throw new UsageError(`no endpoint ${endpointId} on that account`);
+  return { json: { endpoint: endpointId, removed }, human: `Removed endpoint ${endpointId}.` };
+}
+
+async function endpointRotate({ ledger, options, graceSeconds }: CommandContext): Promise<CommandResult> {
+  const endpointId = required(options, 'endpoint');
+  const secret = await ledger.rotateCallbackSecret(required(options, 'account'), endpointId, graceSeconds);
+  if (secret === undefined) throw new UsageError(`no endpoint ${endpointId} on that account`);
+  return {
+    json: { endpoint: endpointId, secret },
+    human: `New signing secret (shown only now): ${secret}\nThe previous one stays valid for ${graceSeconds} s.`,
+  };
+}
+
+async function callbackResend({ ledger, options }: CommandContext): Promise<CommandResult> {
+  const reference = required(options, 'reference');
+  const count = await ledger.resendCallbacks(
+    required(options, 'account'),
+    reference,
+    optional(options, 'endpoint'),
+  );
+  return {
+    json: { reference, deliveries: count },
+    human: `Queued ${count} callback deliveries for ${reference}.`,
+  };
+}
+
+async function ledgerVerify({ ledger }: CommandContext): Promise<CommandResult> {
+  const report = await ledger.verify();
+  return {
+    json: report,
+    human: report.ok
+      ? 'Ledger verified: every invariant holds.'
+      : `Ledger breaches:\n${report.breaches.map((b) => `  - ${b}`).join('\n')}`,
+  };
+}
+
+async function migrateCommand({ store }: CommandContext): Promise<CommandResult> {
+  const { applied } = await migrate(store);
+  return {
+    json: { applied },
+    human: applied.length === 0 ? 'Schema is up to date.' : `Applied: ${applied.join(', ')}`,
+  };
+}
+
+export const commands: Readonly<Record<string, (context: CommandContext) => Promise<CommandResult>>> = {
+  'account create': accountCreate,
+  'account list': accountList,
+  'account suspend': accountStatusCommand('suspended'),
+  'account resume': accountStatusCommand('active'),
+  'account close': accountStatusCommand('closed'),
+  'token issue': tokenIssue,
+  'token revoke': tokenRevoke,
+  'token list': tokenList,
+  'channel fund': channelFund,
+  'channel balance': channelBalance,
+  'endpoint add': endpointAdd,
+  'endpoint list': endpointList,
+  'endpoint remove': endpointRemove,
+  'endpoint rotate': endpointRotate,
+  'callback resend': callbackResend,
+  'ledger verify': ledgerVerify,
+  migrate: migrateCommand,
+};
+
+/** Whether a command's result means failure (the process exits non-zero). */
+export function failed(name: string, result: CommandResult): boolean {
+  return name === 'ledger verify' && !(result.json as { ok: boolean }).ok;
+}

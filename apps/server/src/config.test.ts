@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+function problemsOf(environment: Record<string, string>): readonly string[] {
+  try {
+    loadConfig(environment);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('the service configuration', () => {
+  it('has working defaults with nothing set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      databaseUrl: undefined,
+      dataDir: './.topup',
+      mode: 'sandbox',
+      timeZone: 'Africa/Nairobi',
+      amounts: { airtime: { min: 10, max: 10_000 }, float: { min: 100, max: 1_000_000 } },
+      transactionTimeoutSeconds: 600,
+    });
+    expect(config.callbackRetryScheduleSeconds).toEqual([0, 5, 300, 1_800, 7_200, 18_000, 36_000, 36_000]);
+  });
+
+  it('names every bad variable with what was received', () => {
+    const problems = problemsOf({
+      PORT: 'eighty',
+      TZ: 'Mars/Olympus',
+      DATABASE_URL: 'mysql://x',
+      CALLBACK_RETRY_SCHEDULE: '1,,2',
+    });
+    expect(problems).toHaveLength(4);
+    expect(problems.find((p) => p.startsWith('PORT:'))).toContain('received "eighty"');
+    expect(problems.find((p) => p.startsWith('TZ:'))).toContain('IANA time zone');
+    expect(problems.find((p) => p.startsWith('CALLBACK_RETRY_SCHEDULE:'))).toContain(
+      'seconds separated by commas',
+    );
+    expect(problems.some((p) => p.startsWith('DATABASE_URL:'))).toBe(true);
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', PORT: '' }).port).toBe(8080);
+  });
+
+  it('refuses live mode while no real providers are configured, saying why', () => {
+    expect(problemsOf({ TOPUP_MODE: 'live' })[0]).toContain(
+      'live mode needs real money-network and carrier providers',
+    );
+  });
+
+  it('refuses amount bounds that cross', () => {
+    expect(problemsOf({ AIRTIME_MIN_AMOUNT: '500', AIRTIME_MAX_AMOUNT: '100' })).toEqual([
+      'AIRTIME_MIN_AMOUNT: must not exceed AIRTIME_MAX_AMOUNT',
+    ]);
+  });
+});

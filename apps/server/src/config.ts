@@ -1,0 +1,164 @@
+// Service configuration from environment variables, validated once at start. Each bad value is reported
+// with the variable's name, what was expected and what was received.
+
+import type { OpenStoreOptions } from '@topup/ledger';
+import { z } from 'zod';
+
+const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const timeZone = z.string().refine(
+  (zone) => {
+    try {
+      new Intl.DateTimeFormat('en-GB', { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'expected an IANA time zone such as Africa/Nairobi' },
+);
+
+const retrySchedule = z
+  .string()
+  .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'expected seconds separated by commas, e.g. 0,5,300')
+  .transform((text) => text.split(',').map(Number));
+
+const environmentSchema = z.object({
+  PORT: integer(0, 65_535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a schema name of lower-case letters, digits and underscores')
+    .optional(),
+  TOPUP_DATA_DIR: z.string().min(1).default('./.topup'),
+  TOPUP_MODE: z.enum(['sandbox', 'live']).default('sandbox'),
+  TZ: timeZone.default('Africa/Nairobi'),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: integer(1_024, 10_485_760).default(1_048_576),
+  RATE_LIMIT_PER_SECOND: integer(1, 1_000_000).default(200),
+  RATE_LIMIT_BURST: integer(1, 1_000_000).default(400),
+  AIRTIME_MIN_AMOUNT: integer(1, 1_000_000_000).default(10),
+  AIRTIME_MAX_AMOUNT: integer(1, 1_000_000_000).default(10_000),
+  FLOAT_MIN_AMOUNT: integer(1, 1_000_000_000).default(100),
+  FLOAT_MAX_AMOUNT: integer(1, 1_000_000_000).default(1_000_000),
+  PROVIDER_TIMEOUT_MS: integer(1, 120_000).default(10_000),
+  SIMULATOR_DELAY_MS: integer(0, 3_600_000).default(1_500),
+  TRANSACTION_TIMEOUT: integer(1, 86_400 * 7).default(600),
+  CALLBACK_RETRY_SCHEDULE: retrySchedule.default([0, 5, 300, 1_800, 7_200, 18_000, 36_000, 36_000]),
+  CALLBACK_SECRET_GRACE_SECONDS: integer(0, 86_400 * 30).default(86_400),
+  IDEMPOTENCY_WAIT_MS: integer(0, 60_000).default(10_000),
+  AUTH_CACHE_MS: integer(0, 60_000).default(2_000),
+  HEADERS_TIMEOUT_MS: integer(100, 600_000).default(10_000),
+  REQUEST_TIMEOUT_MS: integer(100, 3_600_000).default(30_000),
+  AUTH_FAILURE_LIMIT: integer(1, 1_000_000).default(20),
+  AUTH_FAILURE_WINDOW_SECONDS: integer(1, 86_400).default(60),
+});
+
+export type Environment = z.infer<typeof environmentSchema>;
+
+export interface AmountBounds {
+  readonly min: number;
+  readonly max: number;
+}
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string | undefined;
+  /** PostgreSQL schema to work in (created when missing); unset, the server's search_path. */
+  readonly databaseSchema: string | undefined;
+  readonly dataDir: string;
+  readonly mode: 'sandbox' | 'live';
+  readonly timeZone: string;
+  readonly redisUrl: string | undefined;
+  readonly logLevel: Environment['LOG_LEVEL'];
+  readonly bodyLimitBytes: number;
+  readonly rateLimit: { readonly perSecond: number; readonly burst: number };
+  readonly amounts: { readonly airtime: AmountBounds; readonly float: AmountBounds };
+  readonly providerTimeoutMs: number;
+  readonly simulatorDelayMs: number;
+  readonly transactionTimeoutSeconds: number;
+  readonly callbackRetryScheduleSeconds: readonly number[];
+  readonly callbackSecretGraceSeconds: number;
+  readonly idempotencyWaitMs: number;
+  /** How long a valid token's authentication is reused: another process's revocation or suspension applies within it. */
+  readonly authCacheMs: number;
+  /** Slow clients are cut off: headers must arrive within `headersMs`, the whole request within `requestMs`. */
+  readonly httpTimeouts: { readonly headersMs: number; readonly requestMs: number };
+  /** Failed authentications allowed per client address and window before it is refused with 429. */
+  readonly authFailureLimit: { readonly failures: number; readonly windowSeconds: number };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function describe(environment: Record<string, string | undefined>, issue: z.core.$ZodIssue): string {
+  const name = issue.path.join('.');
+  const received = environment[name];
+  return `${name}: ${issue.message} (received ${received === undefined ? 'nothing' : JSON.stringify(received)})`;
+}
+
+/** Reads and validates the configuration; throws a ConfigError listing every bad variable. */
+export function loadConfig(environment: Record<string, string | undefined> = process.env): Config {
+  // Empty variables count as unset, as a shell's `VAR=` usually means.
+  const present = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== ''));
+  const parsed = environmentSchema.safeParse(present);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => describe(present, issue)));
+  const env = parsed.data;
+  const problems: string[] = [];
+  if (env.AIRTIME_MIN_AMOUNT > env.AIRTIME_MAX_AMOUNT) {
+    problems.push('AIRTIME_MIN_AMOUNT: must not exceed AIRTIME_MAX_AMOUNT');
+  }
+  if (env.FLOAT_MIN_AMOUNT > env.FLOAT_MAX_AMOUNT)
+    problems.push('FLOAT_MIN_AMOUNT: must not exceed FLOAT_MAX_AMOUNT');
+  if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS)
+    problems.push('HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
+  if (env.TOPUP_MODE === 'live') {
+    problems.push(
+      'TOPUP_MODE: live mode needs real money-network and carrier providers, and none is configured in this ' +
+        'build; run in sandbox mode (TOPUP_MODE=sandbox) or configure providers',
+    );
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    databaseUrl: env.DATABASE_URL,
+    databaseSchema: env.DATABASE_SCHEMA,
+    dataDir: env.TOPUP_DATA_DIR,
+    mode: env.TOPUP_MODE,
+    timeZone: env.TZ,
+    redisUrl: env.REDIS_URL,
+    logLevel: env.LOG_LEVEL,
+    bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    rateLimit: { perSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },
+    amounts: {
+      airtime: { min: env.AIRTIME_MIN_AMOUNT, max: env.AIRTIME_MAX_AMOUNT },
+      float: { min: env.FLOAT_MIN_AMOUNT, max: env.FLOAT_MAX_AMOUNT },
+    },
+    providerTimeoutMs: env.PROVIDER_TIMEOUT_MS,
+    simulatorDelayMs: env.SIMULATOR_DELAY_MS,
+    transactionTimeoutSeconds: env.TRANSACTION_TIMEOUT,
+    callbackRetryScheduleSeconds: env.CALLBACK_RETRY_SCHEDULE,
+    callbackSecretGraceSeconds: env.CALLBACK_SECRET_GRACE_SECONDS,
+    idempotencyWaitMs: env.IDEMPOTENCY_WAIT_MS,
+    authCacheMs: env.AUTH_CACHE_MS,
+    httpTimeouts: { headersMs: env.HEADERS_TIMEOUT_MS, requestMs: env.REQUEST_TIMEOUT_MS },
+    authFailureLimit: { failures: env.AUTH_FAILURE_LIMIT, windowSeconds: env.AUTH_FAILURE_WINDOW_SECONDS },
+  };
+}
+
+/** Where the configuration says the store is: PostgreSQL (in DATABASE_SCHEMA, if set) or embedded PGlite. */
+export function storeOptionsOf(config: Config): OpenStoreOptions {
+  if (config.databaseUrl === undefined) return { dataDir: config.dataDir };
+  return {
+    databaseUrl: config.databaseUrl,
+    ...(config.databaseSchema === undefined ? {} : { schema: config.databaseSchema }),
+  };
+}

@@ -1,0 +1,56 @@
+// Every API function the server answers: its handler, and how its body is validated.
+
+import { apiFunctions } from '@topup/validation';
+import type { ApiFunctionName } from '@topup/validation';
+import type { Config } from '../config.js';
+import type { RequestParser } from '../middleware/request-validation.js';
+import type { ApiHandler } from './api-function.js';
+import { buyAirtime } from './buy-airtime.js';
+import { listCallbackDeliveries, resendCallback } from './callback-deliveries.js';
+import {
+  addCallbackEndpoint,
+  listCallbackEndpoints,
+  removeCallbackEndpoint,
+  rotateCallbackSecret,
+} from './callback-endpoints.js';
+import { getBalance } from './get-balance.js';
+import { getTransaction } from './get-transaction.js';
+import { sendAgentFloat } from './send-agent-float.js';
+
+// Each handler is typed by its own validated input; the registry stores them by name.
+type AnyHandler = ApiHandler<never>;
+
+export const handlers: Readonly<Record<ApiFunctionName, AnyHandler>> = {
+  send_agent_float: sendAgentFloat,
+  buy_airtime: buyAirtime,
+  get_balance: getBalance,
+  get_transaction: getTransaction,
+  add_callback_endpoint: addCallbackEndpoint,
+  list_callback_endpoints: listCallbackEndpoints,
+  remove_callback_endpoint: removeCallbackEndpoint,
+  rotate_callback_secret: rotateCallbackSecret,
+  resend_callback: resendCallback,
+  list_callback_deliveries: listCallbackDeliveries,
+};
+
+export const functionNames: ReadonlySet<string> = new Set(Object.keys(handlers));
+
+/** The validator of a function, with the configured amount bounds for the two money operations. */
+export function parserFor(config: Config): (name: string) => RequestParser {
+  const parsers = new Map<string, RequestParser>();
+  for (const name of Object.keys(apiFunctions) as ApiFunctionName[]) {
+    const amount =
+      name === 'send_agent_float'
+        ? config.amounts.float
+        : name === 'buy_airtime'
+          ? config.amounts.airtime
+          : undefined;
+    const parse = apiFunctions[name] as (input: unknown, options?: object) => ReturnType<RequestParser>;
+    parsers.set(name, (body) => parse(body, amount === undefined ? undefined : { amount }));
+  }
+  return (name) => {
+    const parser = parsers.get(name);
+    if (parser === undefined) throw new Error(`no validator for API function ${name}`);
+    return parser;
+  };
+}

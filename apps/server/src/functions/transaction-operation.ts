@@ -1,0 +1,189 @@
+// The flow both money operations share: reserve through the ledger (group-committed, idempotent), submit
+// to the provider within the request, and answer. An immediate refusal voids and answers 8000; an
+// unavailable or silent provider voids and answers 9000. The reply to a keyed request is stored, so a
+// retry with the same key replays it byte for byte.
+
+import { setTimeout as sleep } from 'node:timers/promises';
+import { alternateHttpStatus, failure, success } from '@topup/envelope';
+import type { CancellableOperation, Envelope } from '@topup/envelope';
+import { transactionData } from '@topup/ledger';
+import type {
+  Account,
+  ChannelBalance,
+  RequestOutcome,
+  StoredResponse,
+  TransactionRecord,
+} from '@topup/ledger';
+import type { SubmitResult } from '@topup/worker';
+import { ApiFailure } from '../api-failure.js';
+import { encodeReply } from '../reply.js';
+import type { ApiDependencies, HandlerInput, HandlerResult } from './api-function.js';
+import { idempotencyKeyOf, requestFingerprint } from './idempotency-key.js';
+
+export interface TransactionOperation<I> {
+  readonly name: CancellableOperation;
+  readonly requestedMessage: string;
+  readonly channel: 'float' | 'airtime';
+  reserve(
+    deps: ApiDependencies,
+    accountId: string,
+    input: I,
+    idempotency: { key: string; requestHash: string } | undefined,
+  ): Promise<RequestOutcome>;
+}
+
+/** Extra time, beyond the provider timeout, after which an unanswered keyed request is taken as dead. */
+const abandonedAfterMs = 2_000;
+const pollIntervalMs = 25;
+
+async function submitWithin(deps: ApiDependencies, transaction: TransactionRecord): Promise<SubmitResult> {
+  const timeout = sleep(deps.config.providerTimeoutMs, 'timeout' as const, { ref: false });
+  try {
+    const result = await Promise.race([deps.provider.submit(transaction), timeout]);
+    if (result === 'timeout') return { kind: 'unavailable', reason: 'the provider did not answer in time' };
+    return result;
+  } catch (error) {
+    return {
+      kind: 'unavailable',
+      reason: error instanceof Error ? `provider error: ${error.message}` : 'provider error',
+    };
+  }
+}
+
+function successEnvelope<I>(
+  operation: TransactionOperation<I>,
+  transaction: TransactionRecord,
+  channel: ChannelBalance,
+  account: Account,
+): Envelope {
+  return success(operation.requestedMessage, transactionData(transaction, channel, account));
+}
+
+/** The answer a transaction's current state gives, for a keyed retry whose first request died. */
+async function answerFromState<I>(
+  deps: ApiDependencies,
+  operation: TransactionOperation<I>,
+  transaction: TransactionRecord,
+  account: Account,
+): Promise<{ envelope: Envelope; httpStatus: number }> {
+  if (transaction.state === 'cancelled') {
+    // The answer the first request gave: a provider's refusal carries its code (8000); a provider that was
+    // unavailable or silent left none (9000).
+    if (transaction.code === '') {
+      return { envelope: failure('9000', [transaction.cancelReason]), httpStatus: 502 };
+    }
+    return {
+      envelope: failure('8000', [transaction.cancelReason], { operation: operation.name }),
+      httpStatus: 409,
+    };
+  }
+  const channel = await deps.ledger.balance(account.id, operation.channel);
+  return { envelope: successEnvelope(operation, transaction, channel, account), httpStatus: 200 };
+}
+
+async function awaitFirstReply<I>(
+  input: HandlerInput<I>,
+  operation: TransactionOperation<I>,
+  key: string,
+  reference: string,
+): Promise<HandlerResult> {
+  const { deps, account, ctx } = input;
+  const deadline = Date.now() + deps.config.idempotencyWaitMs;
+  for (;;) {
+    const stored = await deps.ledger.findIdempotentResponse(account.id, key);
+    if (stored !== undefined) return replay(stored);
+    const transaction = await deps.ledger.getTransaction(account.id, reference);
+    const abandoned =
+      transaction !== undefined &&
+      Date.now() - transaction.createdAt.getTime() > deps.config.providerTimeoutMs + abandonedAfterMs;
+    if (transaction !== undefined && abandoned) {
+      const answer = await answerFromState(deps, operation, transaction, account);
+      const reply = encodeReply(answer.envelope, ctx.state.format, answer.httpStatus);
+      await deps.ledger.saveIdempotentResponse(account.id, key, storedOf(reply));
+      return { kind: 'encoded', reply, headers: {} };
+    }
+    if (Date.now() >= deadline) {
+      throw new ApiFailure(
+        '5000',
+        ['a request with this Idempotency-Key is still being processed; retry later'],
+        {
+          httpStatus: alternateHttpStatus.idempotencyConflict,
+          headers: { 'Retry-After': '1' },
+        },
+      );
+    }
+    await sleep(pollIntervalMs);
+  }
+}
+
+function replay(stored: StoredResponse): HandlerResult {
+  return {
+    kind: 'encoded',
+    reply: { httpStatus: stored.httpStatus, contentType: stored.contentType, body: stored.body },
+    headers: { 'Idempotency-Replayed': 'true' },
+  };
+}
+
+function storedOf(reply: { httpStatus: number; contentType: string; body: string }): StoredResponse {
+  return { httpStatus: reply.httpStatus, contentType: reply.contentType, body: reply.body };
+}
+
+async function resolveSubmission<I>(
+  deps: ApiDependencies,
+  operation: TransactionOperation<I>,
+  transaction: TransactionRecord,
+  channel: ChannelBalance,
+  account: Account,
+): Promise<{ envelope: Envelope; httpStatus: number }> {
+  const submitted = await submitWithin(deps, transaction);
+  if (submitted.kind === 'accepted') {
+    await deps.ledger.markSubmitted(transaction.reference);
+    return { envelope: successEnvelope(operation, transaction, channel, account), httpStatus: 200 };
+  }
+  if (submitted.kind === 'refused') {
+    await deps.ledger.cancel(transaction.reference, {
+      reason: submitted.reason,
+      providerCode: submitted.providerCode,
+    });
+    return { envelope: failure('8000', [submitted.reason], { operation: operation.name }), httpStatus: 409 };
+  }
+  await deps.ledger.cancel(transaction.reference, { reason: submitted.reason });
+  return { envelope: failure('9000', [submitted.reason]), httpStatus: 502 };
+}
+
+export function transactionHandler<I>(operation: TransactionOperation<I>) {
+  return async (input: HandlerInput<I>): Promise<HandlerResult> => {
+    const { deps, account, ctx } = input;
+    const key = idempotencyKeyOf(ctx.get('idempotency-key'));
+    const idempotency =
+      key === undefined ? undefined : { key, requestHash: requestFingerprint(operation.name, input.input) };
+    const outcome = await operation.reserve(deps, account.id, input.input, idempotency);
+    switch (outcome.kind) {
+      case 'idempotent_replay':
+        return replay(outcome.response);
+      case 'idempotency_in_progress':
+        return awaitFirstReply(input, operation, key ?? '', outcome.reference);
+      case 'idempotency_conflict':
+        throw new ApiFailure('5000', ['this Idempotency-Key was already used with a different request'], {
+          httpStatus: alternateHttpStatus.idempotencyConflict,
+        });
+      case 'insufficient_balance':
+        throw new ApiFailure('7000', [
+          `the ${operation.channel === 'float' ? 'Agent Float' : 'Airtime'} channel cannot cover the amount`,
+        ]);
+      case 'created': {
+        const answer = await resolveSubmission(
+          deps,
+          operation,
+          outcome.transaction,
+          outcome.channel,
+          account,
+        );
+        const reply = encodeReply(answer.envelope, ctx.state.format, answer.httpStatus);
+        if (key !== undefined) await deps.ledger.saveIdempotentResponse(account.id, key, storedOf(reply));
+        ctx.state.code = answer.envelope.status.code;
+        return { kind: 'encoded', reply, headers: {} };
+      }
+    }
+  };
+}

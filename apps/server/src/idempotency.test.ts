@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '@topup/ledger';
+import { startTestService } from './testing/test-service.js';
+import type { TestService } from './testing/test-service.js';
+import { openTestStores } from './testing/test-stores.js';
+import { envelopeOf, xmlBody } from './testing/wire.js';
+
+const airtime = {
+  mobile: '254733000123',
+  amount: '50',
+  payment_network: 'MoneyNetB',
+  payment_mobile: '254722000456',
+};
+
+describe.each(openTestStores())('Idempotency-Key on $name', (stores) => {
+  let store: Store;
+  let service: TestService;
+
+  beforeAll(async () => {
+    store = await stores.open();
+    service = await startTestService(store);
+  });
+
+  afterAll(async () => {
+    await service.stop();
+    await stores.close(store);
+  });
+
+  async function transactionsOf(accountId: string): Promise<number> {
+    const { rows } = await store.query<{ count: string | number }>(
+      'SELECT count(*) AS count FROM transactions WHERE account_id = $1',
+      [accountId],
+    );
+    return Number(rows[0]?.count);
+  }
+
+  it('replays the first answer byte for byte with Idempotency-Replayed: true', async () => {
+    const { token, account } = await service.createCaller({ float: 10_000_000n });
+    const request = { mobile: '254733000123', amount: '500' };
+    const first = await service.call('send_agent_float', {
+      token,
+      json: request,
+      headers: { 'Idempotency-Key': 'k-1' },
+    });
+    const firstBody = await first.text();
+    const again = await service.call('send_agent_float', {
+      token,
+      json: request,
+      headers: { 'Idempotency-Key': 'k-1' },
+    });
+    expect(again.status).toBe(first.status);
+    expect(again.headers.get('idempotency-replayed')).toBe('true');
+    expect(first.headers.get('idempotency-replayed')).toBeNull();
+    expect(await again.text()).toBe(firstBody);
+    expect(await transactionsOf(account.id)).toBe(1);
+    expect((await service.ledger.balance(account.id, 'float')).availableMinor).toBe(10_000_000n - 50_000n);
+  });
+
+  it('treats the same request sent as XML as the same request', async () => {
+    const { token, account } = await service.createCaller();
+    const key = 'k-xml';
+    await (
+      await service.call('buy_airtime', { token, json: airtime, headers: { 'Idempotency-Key': key } })
+    ).arrayBuffer();
+    const again = await service.call('buy_airtime', {
+      token,
+      body: xmlBody({ ...airtime, mobile: '0733 000 123' }),
+      headers: { 'Idempotency-Key': key, 'Content-Type': 'text/xml' },
+    });
+    expect(again.headers.get('idempotency-replayed')).toBe('true');
+    expect(await transactionsOf(account.id)).toBe(1);
+  });
+
+  it('refuses the key reused with another body with 5000 and HTTP 409, changing nothing', async () => {
+    const { token, account } = await service.createCaller();
+    await (
+      await service.call('buy_airtime', { token, json: airtime, headers: { 'Idempotency-Key': 'k-2' } })
+    ).arrayBuffer();
+    const conflict = await service.call('buy_airtime', {
+      token,
+      json: { ...airtime, amount: '60' },
+      headers: { 'Idempotency-Key': 'k-2' },
+    });
+    expect(conflict.status).toBe(409);
+    expect((await envelopeOf(conflict)).status.code).toBe('5000');
+    expect(await transactionsOf(account.id)).toBe(1);
+  });
+
+  it('keeps keys apart per caller', async () => {
+    const first = await service.createCaller();
+    const second = await service.createCaller();
+    for (const caller of [first, second]) {
+      const response = await service.call('buy_airtime', {
+        token: caller.token,
+        json: airtime,
+        headers: { 'Idempotency-Key': 'shared-key' },
+      });
+      expect(response.headers.get('idempotency-replayed')).toBeNull();
+      await response.arrayBuffer();
+    }
+    expect(await transactionsOf(first.account.id)).toBe(1);
+    expect(await transactionsOf(second.account.id)).toBe(1);
+  });
+
+  it('creates exactly one transaction from 50 concurrent requests with one key', async () => {
+    const { token, account } = await service.createCaller({ float: 10_000_000n });
+    const request = { mobile: '254733000123', amount: '100' };
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        service.call('send_agent_float', {
+          token,
+          json: request,
+          headers: { 'Idempotency-Key': 'k-concurrent' },
+        }),
+      ),
+    );
+    const bodies = await Promise.all(responses.map((response) => response.text()));
+    expect(responses.map((response) => response.status)).toEqual(Array.from({ length: 50 }, () => 200));
+    expect(new Set(bodies).size).toBe(1);
+    expect(await transactionsOf(account.id)).toBe(1);
+    expect((await service.ledger.balance(account.id, 'float')).availableMinor).toBe(10_000_000n - 10_000n);
+  });
+
+  it('refuses an unusable Idempotency-Key header with 1000', async () => {
+    const { token } = await service.createCaller();
+    const response = await service.call('buy_airtime', {
+      token,
+      json: airtime,
+      headers: { 'Idempotency-Key': 'x'.repeat(256) },
+    });
+    expect(response.status).toBe(400);
+    expect((await envelopeOf(response)).status.code).toBe('1000');
+  });
+});

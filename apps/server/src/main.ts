@@ -1,0 +1,26 @@
+// `pnpm start`: the whole service in one process (server and worker), on the embedded store unless
+// DATABASE_URL is set. A brand-new sandbox store gets a funded demo account.
+
+import { startWorker } from '@topup/worker';
+import { loadConfig } from './config.js';
+import { createDemoAccountIfEmpty, demoInstructions } from './demo-account.js';
+import { exitOnConfigError } from './exit-on-config-error.js';
+import { onShutdownSignal, openCore, startHttpServer } from './runtime.js';
+import { workerSettingsOf } from './worker-settings.js';
+
+const config = exitOnConfigError(loadConfig);
+const core = await openCore(config);
+const demo = config.mode === 'sandbox' ? await createDemoAccountIfEmpty(core.ledger) : undefined;
+const http = await startHttpServer(core);
+const worker = startWorker({ ...core, settings: workerSettingsOf(config) });
+if (demo !== undefined) process.stdout.write(demoInstructions(http.url, demo));
+core.logger.info(
+  { url: http.url, store: core.store.kind, mode: config.mode },
+  `Topup is listening on ${http.url} (${core.store.kind === 'pglite' ? `embedded store in ${config.dataDir}` : 'PostgreSQL'})`,
+);
+
+onShutdownSignal(core.logger, async () => {
+  await http.close();
+  await worker.stop();
+  await core.close();
+});

@@ -1,0 +1,38 @@
+// Prometheus metrics of one server instance, in its own registry (so several instances in one process,
+// as in tests, do not collide): requests by function and code, latency, ledger batch sizes.
+
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface Metrics {
+  readonly registry: Registry;
+  readonly requests: Counter<'function' | 'code'>;
+  readonly latency: Histogram<'function'>;
+  readonly batchSize: Histogram;
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    requests: new Counter({
+      name: 'topup_requests_total',
+      help: 'API requests by function and status code',
+      labelNames: ['function', 'code'],
+      registers: [registry],
+    }),
+    latency: new Histogram({
+      name: 'topup_request_duration_seconds',
+      help: 'API request latency',
+      labelNames: ['function'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    batchSize: new Histogram({
+      name: 'topup_ledger_batch_size',
+      help: 'Requests applied per group-committed ledger batch',
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+      registers: [registry],
+    }),
+  };
+}

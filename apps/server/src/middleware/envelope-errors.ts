@@ -1,0 +1,48 @@
+// Catches every failure below it and answers with an envelope in the negotiated format: an ApiFailure
+// with its code, a store outage as 9000/503, anything else as 9000/502. Never a stack trace.
+
+import { failure } from '@topup/envelope';
+import type { Middleware } from 'koa';
+import { ApiFailure } from '../api-failure.js';
+import type { ApiState } from '../api-state.js';
+import { printableProblem } from '../problem-text.js';
+import { encodeReply, sendReply } from '../reply.js';
+import type { EncodedReply } from '../reply.js';
+import { isStoreUnavailable } from '../store-errors.js';
+
+export function envelopeErrors(): Middleware<ApiState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      const apiFailure = toApiFailure(error);
+      if (!(error instanceof ApiFailure)) ctx.state.log.error({ err: error }, 'request failed');
+      ctx.state.code = apiFailure.code;
+      const envelope = failure(
+        apiFailure.code,
+        apiFailure.errors.map(printableProblem),
+        apiFailure.operation === undefined ? {} : { operation: apiFailure.operation },
+      );
+      let reply: EncodedReply;
+      try {
+        reply = encodeReply(envelope, ctx.state.format, apiFailure.httpStatus);
+      } catch (encodingError) {
+        // Whatever a problem says, the caller still gets an envelope, never Koa's bare 500.
+        ctx.state.log.error({ err: encodingError }, 'a failure could not be encoded');
+        reply = encodeReply(failure(apiFailure.code), 'json', apiFailure.httpStatus);
+      }
+      sendReply(ctx, reply, apiFailure.headers);
+    }
+  };
+}
+
+function toApiFailure(error: unknown): ApiFailure {
+  if (error instanceof ApiFailure) return error;
+  if (isStoreUnavailable(error)) {
+    return new ApiFailure('9000', ['the store is unavailable; try again shortly'], {
+      httpStatus: 503,
+      headers: { 'Retry-After': '5' },
+    });
+  }
+  return new ApiFailure('9000', ['internal error; the request id identifies it in the service logs']);
+}

@@ -1,0 +1,29 @@
+// Last in the pipeline: runs the function's handler and writes its answer.
+
+import type { Middleware } from 'koa';
+import type { ApiState } from '../api-state.js';
+import type { ApiDependencies } from '../functions/api-function.js';
+import { handlers } from '../functions/registry.js';
+import { encodeReply, sendReply } from '../reply.js';
+
+export function operation(deps: ApiDependencies): Middleware<ApiState> {
+  return async (ctx) => {
+    const name = ctx.state.functionName;
+    const account = ctx.state.account;
+    if (name === undefined || account === undefined)
+      throw new Error('operation reached before lookup and auth');
+    const result = await handlers[name]({ ctx, account, input: ctx.state.input as never, deps });
+    if (result.kind === 'envelope') {
+      ctx.state.code = result.envelope.status.code;
+      sendReply(ctx, encodeReply(result.envelope, ctx.state.format, result.httpStatus));
+    } else {
+      ctx.state.code ??= codeOf(result.reply.body);
+      sendReply(ctx, result.reply, result.headers);
+    }
+  };
+}
+
+/** The status code of an already-encoded (replayed) reply, for logs and metrics. */
+function codeOf(body: string): string {
+  return /"code":"(\d{4})"|<code>(\d{4})<\/code>/.exec(body)?.slice(1).find(Boolean) ?? 'none';
+}

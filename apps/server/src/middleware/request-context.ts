@@ -1,0 +1,49 @@
+// First in the pipeline: a request id (taken from a sane `X-Request-Id` or made), a child logger, the
+// negotiated response format, and one log line and metric sample per request.
+
+import { randomUUID } from 'node:crypto';
+import { responseFormat } from '@topup/envelope';
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import type { ApiState } from '../api-state.js';
+import type { Metrics } from '../metrics.js';
+
+const acceptableRequestId = /^[\w.:-]{1,128}$/;
+
+function requestIdOf(header: string | undefined): string {
+  if (header !== undefined && acceptableRequestId.test(header)) return header;
+  // randomUUID draws from a cached pool of CSPRNG bytes: far cheaper per request than randomBytes.
+  return `req_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+}
+
+export function requestContext(logger: Logger, metrics: Metrics): Middleware<ApiState> {
+  return async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    const requestId = requestIdOf(ctx.get('x-request-id') || undefined);
+    ctx.state.requestId = requestId;
+    ctx.state.log = logger.child({ requestId });
+    ctx.state.format = responseFormat(ctx.get('accept') || undefined);
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const fn = ctx.state.functionName ?? 'none';
+      const code = ctx.state.code ?? 'none';
+      metrics.requests.inc({ function: fn, code });
+      metrics.latency.observe({ function: fn }, seconds);
+      ctx.state.log.info(
+        {
+          method: ctx.method,
+          path: ctx.path,
+          function: fn,
+          code,
+          status: ctx.status,
+          durationMs: Math.round(seconds * 1000 * 100) / 100,
+          account: ctx.state.account?.id,
+        },
+        'request',
+      );
+    }
+  };
+}

@@ -1,0 +1,410 @@
+// Bad input, generated: over 10,000 requests per run with random and mutated JSON and XML bodies, content
+// types, methods, paths, headers (huge, repeated, non-ASCII), tokens, numbers, mobile numbers and bodies up
+// to 10 MB, sent over keep-alive to the server running as its own process on PostgreSQL (the production
+// shape, so its memory is measured alone). Every answer is an envelope with a code from the table, that
+// code's message and a matching HTTP status; nothing is an internal error or logged as one, the process
+// never dies, and its resident memory stays under 300 MB.
+
+import { readFileSync } from 'node:fs';
+import { Agent } from 'node:http';
+import type { OutgoingHttpHeaders } from 'node:http';
+import { createLedger } from '@topup/ledger';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService } from '../testing/child-process.js';
+import type { RunningChild } from '../testing/child-process.js';
+import { envelopeProblem } from '../testing/envelope-answer.js';
+import { openPostgresSchema, postgresTestUrl } from '../testing/postgres-schema.js';
+import type { PostgresSchema } from '../testing/postgres-schema.js';
+import { rawRequest } from '../testing/raw-http.js';
+import type { RawRequest } from '../testing/raw-http.js';
+
+const databaseUrl = postgresTestUrl();
+const RSS_LIMIT_BYTES = 300 * 1024 * 1024;
+
+/** Resident memory of a process, from the kernel. */
+function residentBytes(pid: number): number {
+  const kilobytes = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kilobytes ?? 0) * 1024;
+}
+
+/** Text as its UTF-8 bytes written one byte per character, the only way Node sends non-ASCII headers. */
+function asHeaderBytes(text: string): string {
+  return Buffer.from(text, 'utf8').toString('latin1');
+}
+
+const nastyText = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom('', ' ', '\u0000', '\uFEFF', 'null', 'true', '[]', '{}', '"', '<', '&amp;', '%00', '\u202E', '🙂'),
+);
+
+/** Numbers as they might be written: negative, exponent, 2^64, leading zeros, Unicode digits, decimals. */
+const numberText = fc.oneof(
+  fc.constantFrom(
+    '-1',
+    '0',
+    '-0',
+    '1e3',
+    '1E+2',
+    '100.0',
+    '100.50',
+    '18446744073709551616',
+    '9007199254740993',
+    '00100',
+    '0x64',
+    '+100',
+    ' 100',
+    '١٠٠',
+    '１００',
+    '१००',
+    '1_000',
+    'Infinity',
+    'NaN',
+    '1'.repeat(400),
+  ),
+  fc.integer().map(String),
+  fc.double({ noNaN: false }).map(String),
+  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
+);
+
+/** Mobile numbers as callers write them, well and badly. */
+const mobileText = fc.oneof(
+  fc.constantFrom('254712345678', '0712345678', '+254712345678', '254 712 345 678', '254.712.345.678', '2547123456789'),
+  fc.constantFrom('254712340001', '254712340003', '254712340004', '٢٥٤٧١٢٣٤٥٦٧٨', '+', '254', '07123456７８'),
+  fc.stringMatching(/^\+?[0-9 .()-]{0,20}$/),
+);
+
+/** A JSON value as raw text, so numbers reach the server exactly as written (2^64, 1e3, 00100). */
+const rawJsonValue = fc.oneof(
+  numberText,
+  numberText.map((text) => JSON.stringify(text)),
+  mobileText.map((text) => JSON.stringify(text)),
+  nastyText.map((text) => JSON.stringify(text)),
+  fc.constantFrom('null', 'true', 'false', '[]', '{}', '[1,2]', '{"nested":{"deeper":[]}}'),
+);
+
+const fieldNames = fc.constantFrom(
+  'mobile',
+  'amount',
+  'network',
+  'country',
+  'currency',
+  'name',
+  'email',
+  'agent_name',
+  'agent_number',
+  'store_number',
+  'note',
+  'payment_network',
+  'payment_mobile',
+  'payment_name',
+  'payment_email',
+  'reference',
+  'endpoint_id',
+  'url',
+  'format',
+  'status',
+  '__proto__',
+  'constructor',
+);
+
+/** Text edited at random places: inserted, deleted, replaced, cut short. */
+type Edit = { at: number; remove: number; insert: string };
+const edits = fc.array(
+  fc.record({ at: fc.nat(), remove: fc.nat({ max: 6 }), insert: fc.oneof(fc.constant(''), nastyText) }),
+  { maxLength: 4 },
+);
+
+function edited(text: string, changes: readonly Edit[]): string {
+  return changes.reduce((current, change) => {
+    const at = change.at % (current.length + 1);
+    return current.slice(0, at) + change.insert + current.slice(at + change.remove);
+  }, text);
+}
+
+const validFloat = '{"mobile":"254712345678","amount":"100","agent_number":"1","store_number":"2"}';
+const validAirtimeXml =
+  '<?xml version="1.0" encoding="utf-8"?><xml><mobile>254712345677</mobile><amount>50</amount>' +
+  '<payment_network>MoneyNetA</payment_network><payment_mobile>254712345676</payment_mobile></xml>';
+
+function jsonObjectText(entries: readonly (readonly [string, string])[]): string {
+  return `{${entries.map(([name, value]) => `${JSON.stringify(name)}:${value}`).join(',')}}`;
+}
+
+function xmlObjectText(entries: readonly (readonly [string, string])[]): string {
+  const escape = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
+  return `<xml>${entries.map(([name, value]) => `<${name}>${escape(value)}</${name}>`).join('')}</xml>`;
+}
+
+const body = fc.oneof(
+  edits.map((changes) => edited(validFloat, changes)),
+  edits.map((changes) => edited(validAirtimeXml, changes)),
+  fc.json({ maxDepth: 4 }),
+  fc.array(fc.tuple(fieldNames, rawJsonValue), { maxLength: 8 }).map(jsonObjectText),
+  fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)),
+  fc.constantFrom('', '{', '[', 'null', '"text"', '<xml>', '<xml/>', '\uFEFF{}', '{"a":1}{"b":2}'),
+);
+
+const contentType = fc.oneof(
+  fc.constantFrom(
+    'application/json',
+    'application/json; charset=utf-8',
+    'application/json; charset=utf-16',
+    'text/xml',
+    'application/xml',
+    'text/xml; charset=iso-8859-1',
+    'text/plain',
+    'multipart/form-data; boundary=x',
+    'application/x-www-form-urlencoded',
+    'APPLICATION/JSON',
+    '',
+  ),
+  fc.string({ maxLength: 30 }).map(asHeaderBytes),
+  fc.constant(['application/json', 'text/xml']),
+);
+
+const accept = fc.oneof(
+  fc.constantFrom('application/json', 'text/xml', 'application/xml;q=0.9, application/json;q=0.1', '*/*', 'image/png'),
+  fc.string({ maxLength: 30 }).map(asHeaderBytes),
+);
+
+const knownFunctions = [
+  'send_agent_float',
+  'buy_airtime',
+  'get_balance',
+  'get_transaction',
+  'add_callback_endpoint',
+  'list_callback_endpoints',
+  'remove_callback_endpoint',
+  'rotate_callback_secret',
+  'resend_callback',
+  'list_callback_deliveries',
+];
+
+const path = fc.oneof(
+  fc.constantFrom(...knownFunctions).map((name) => `/api/${name}`),
+  fc.constantFrom(...knownFunctions).map((name) => `/api/${name}/`),
+  fc.constantFrom(
+    '/api/',
+    '/api',
+    '/',
+    '//api/get_balance',
+    '/api/../api/get_balance',
+    '/api/GET_BALANCE',
+    '/api/get_balance?x=1&x=2',
+    '/api/get%5Fbalance',
+    '/api/%00',
+    '/api/get_balance#frag',
+    `/api/${'a'.repeat(70)}`,
+    `/api/${'x'.repeat(20_000)}`,
+  ),
+  fc.stringMatching(/^[a-zA-Z0-9_./%-]{0,40}$/).map((rest) => `/api/${rest}`),
+);
+
+const method = fc.constantFrom('POST', 'POST', 'POST', 'GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND');
+
+interface Tokens {
+  readonly valid: string;
+  readonly revoked: string;
+}
+
+function authorization(tokens: Tokens): fc.Arbitrary<string | string[] | undefined> {
+  return fc.oneof(
+    fc.constantFrom(`Bearer ${tokens.valid}`, `Bearer ${tokens.revoked}`, `bearer ${tokens.valid}`, `Bearer  ${tokens.valid}`),
+    fc.constantFrom(`Basic ${tokens.valid}`, 'Bearer', 'Bearer ', `Bearer ${tokens.valid}x`, `Bearer tk_test_${'A'.repeat(32)}`),
+    fc.constant([`Bearer ${tokens.revoked}`, `Bearer ${tokens.valid}`]),
+    fc.string({ maxLength: 60 }).map((text) => asHeaderBytes(`Bearer ${text}`)),
+    fc.constant(undefined),
+  );
+}
+
+const extraHeaders: fc.Arbitrary<OutgoingHttpHeaders> = fc.dictionary(
+  fc.stringMatching(/^x-[a-z0-9-]{1,20}$/),
+  fc.oneof(
+    fc.string({ maxLength: 40 }).map(asHeaderBytes),
+    fc.constantFrom(100, 4_000, 9_000, 20_000).map((size) => 'h'.repeat(size)),
+    fc.array(fc.string({ maxLength: 10 }).map(asHeaderBytes), { minLength: 2, maxLength: 4 }),
+  ),
+  { maxKeys: 3 },
+);
+
+describe.skipIf(databaseUrl === undefined)('bad input, generated, against the server process', () => {
+  let db: PostgresSchema;
+  let server: RunningChild;
+  let agent: Agent;
+  let tokens: Tokens;
+  let requestsSent = 0;
+  let peakRss = 0;
+
+  function sampleMemory(): void {
+    if (server.child.pid !== undefined) peakRss = Math.max(peakRss, residentBytes(server.child.pid));
+  }
+
+  async function expectEnvelope(request: RawRequest): Promise<void> {
+    const answer = await rawRequest(server.url, { ...request, agent });
+    requestsSent += 1;
+    if (requestsSent % 100 === 0) sampleMemory();
+    const problem = envelopeProblem(answer);
+    expect(problem, `${request.method ?? 'POST'} ${request.path.slice(0, 80)}`).toBeUndefined();
+  }
+
+  beforeAll(async () => {
+    db = await openPostgresSchema(databaseUrl ?? '');
+    const ledger = createLedger(db.store);
+    const account = await ledger.createAccount({ name: 'Fuzz Ltd', mobile: '254700000100' });
+    await ledger.fund(account.id, 'float', 100_000_000_000n);
+    const { token } = await ledger.issueToken(account.id, 'test');
+    const { tokenId, token: revoked } = await ledger.issueToken(account.id, 'test');
+    await ledger.revokeToken(tokenId);
+    await ledger.close();
+    tokens = { valid: token, revoked };
+    server = await startService('src/serve.ts', {
+      ...db.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      // Logging stays on as in production; an error line is a failure of this test.
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      AUTH_FAILURE_LIMIT: '1000000',
+    });
+    agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  });
+
+  afterAll(async () => {
+    agent.destroy();
+    await server.stop();
+    await db.drop();
+  }, 30_000);
+
+  it('answers 4,000 requests of random shape (method, path, headers, token, body) with envelopes', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          method,
+          path,
+          contentType,
+          accept,
+          authorization: authorization(tokens),
+          extra: extraHeaders,
+          body,
+        }),
+        async (request) => {
+          const headers: OutgoingHttpHeaders = { ...request.extra, Accept: request.accept };
+          if (request.contentType !== '') headers['Content-Type'] = request.contentType;
+          if (request.authorization !== undefined) headers.Authorization = request.authorization;
+          await expectEnvelope({ method: request.method, path: request.path, headers, body: request.body });
+        },
+      ),
+      { numRuns: 4_000 },
+    );
+  }, 300_000);
+
+  it('answers 4,000 operations with bad numbers, mobiles and fields, in JSON and XML, with envelopes', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('send_agent_float', 'buy_airtime'),
+        fc.constantFrom('json', 'xml'),
+        fc.uniqueArray(
+          fc.oneof(
+            fc.tuple(fc.constant('amount'), numberText),
+            fc.tuple(fc.constantFrom('mobile', 'payment_mobile'), mobileText),
+            fc.tuple(fieldNames, fc.oneof(numberText, mobileText, nastyText)),
+          ),
+          // Mostly one value per field, so most requests get past decoding into validation and the ledger.
+          { maxLength: 10, selector: ([field]) => field },
+        ),
+        async (name, format, fields) => {
+          const given = new Set(fields.map(([field]) => field));
+          const defaults = (
+            [
+              ['agent_number', '1'],
+              ['store_number', '2'],
+              ['payment_network', 'MoneyNetA'],
+            ] as const
+          ).filter(([field]) => !given.has(field));
+          const entries = [...defaults, ...fields];
+          const text =
+            format === 'json'
+              ? jsonObjectText(entries.map(([field, value]) => [field, /^-?\d/.test(value) ? value : JSON.stringify(value)]))
+              : xmlObjectText(entries);
+          await expectEnvelope({
+            path: `/api/${name}`,
+            headers: {
+              Authorization: `Bearer ${tokens.valid}`,
+              'Content-Type': format === 'json' ? 'application/json' : 'text/xml',
+              Accept: format === 'json' ? 'application/json' : 'text/xml',
+            },
+            body: text,
+          });
+        },
+      ),
+      { numRuns: 4_000 },
+    );
+  }, 300_000);
+
+  it('answers 2,000 random and mutated XML documents with envelopes', async () => {
+    const element: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        nastyText.map((text) => text.replaceAll('<', '&lt;')),
+        fc.constantFrom('&amp;', '&#65;', '&#x1F642;', '&unknown;', '<![CDATA[<x>]]>', '<!-- c -->', '<?pi x?>', '<a b="1"/>'),
+        fc.tuple(fc.constantFrom('mobile', 'amount', 'a', 'x:y', '1bad', 'note'), fc.array(tie('node'), { maxLength: 3 })).map(
+          ([tag, children]) => `<${tag}>${children.join('')}</${tag}>`,
+        ),
+      ),
+    })).node;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.array(element, { maxLength: 6 }).map((children) => `<xml>${children.join('')}</xml>`),
+          edits.map((changes) => edited(validAirtimeXml, changes)),
+          element,
+        ),
+        fc.constantFrom('text/xml', 'application/xml'),
+        async (document, type) => {
+          await expectEnvelope({
+            path: '/api/buy_airtime',
+            headers: { Authorization: `Bearer ${tokens.valid}`, 'Content-Type': type, Accept: 'text/xml' },
+            body: document,
+          });
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  }, 300_000);
+
+  it('answers bodies up to 10 MB, declared or chunked, with envelopes', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(0, 1_024, 1_048_575, 1_048_576, 1_048_577, 5_000_000, 10_000_000),
+        fc.boolean(),
+        fc.boolean(),
+        fc.constantFrom('application/json', 'text/xml'),
+        async (size, declared, authenticated, type) => {
+          const filler = type === 'application/json' ? `{"note":"${'n'.repeat(Math.max(0, size - 11))}"}` : `<xml><note>${'n'.repeat(Math.max(0, size - 22))}</note></xml>`;
+          const headers: OutgoingHttpHeaders = { 'Content-Type': type };
+          if (authenticated) headers.Authorization = `Bearer ${tokens.valid}`;
+          if (!declared) headers['Transfer-Encoding'] = 'chunked';
+          await expectEnvelope({ path: '/api/get_balance', headers, body: filler });
+          sampleMemory();
+        },
+      ),
+      { numRuns: 30 },
+    );
+  }, 300_000);
+
+  it('answered all of it without an internal error, and without dying or passing 300 MB', () => {
+    expect(requestsSent).toBeGreaterThanOrEqual(10_000);
+    expect(server.child.exitCode).toBeNull();
+    sampleMemory();
+    expect(peakRss).toBeGreaterThan(0);
+    expect(peakRss).toBeLessThan(RSS_LIMIT_BYTES);
+    const errorLines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{') && Number((JSON.parse(line) as { level?: number }).level) >= 50);
+    expect(errorLines).toEqual([]);
+  });
+});

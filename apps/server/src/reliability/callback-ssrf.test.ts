@@ -1,0 +1,159 @@
+// The callback SSRF guard at the delivery level: a live-mode worker refuses to send a callback to plain
+// http, to loopback (127.0.0.1, [::1]), to private (10.x) and link-local (169.254.169.254) addresses, and to
+// a host name that resolves to a private address when the callback is sent, even if it resolved to a
+// public one when the endpoint was registered. Nothing connects; each refusal is a recorded attempt. The
+// same deliveries reach the listeners once private addresses are allowed, so the refusals are the guard's.
+
+import { createServer } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
+import { createLedger } from '@topup/ledger';
+import type { DeliveryRecord, Ledger, Store } from '@topup/ledger';
+import { parseSendAgentFloat } from '@topup/validation';
+import { checkCallbackUrl, createSandboxSimulator, startWorker } from '@topup/worker';
+import type { ResolvedAddress, WorkerSettings } from '@topup/worker';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../testing/eventually.js';
+import { openTestStores } from '../testing/test-stores.js';
+
+interface CountingListener {
+  readonly server: Server;
+  readonly port: number;
+  connections: number;
+}
+
+async function countingListener(host: string): Promise<CountingListener> {
+  const listener = { connections: 0 } as { connections: number };
+  const server = createServer((socket) => {
+    listener.connections += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return Object.assign(listener, { server, port: (server.address() as AddressInfo).port });
+}
+
+/** A resolver whose answers the test changes between registration and delivery. */
+function switchableResolver(answers: Map<string, readonly ResolvedAddress[]>) {
+  return (hostname: string) => Promise.resolve(answers.get(hostname) ?? []);
+}
+
+async function completedFloat(ledger: Ledger, accountId: string): Promise<string> {
+  const parsed = parseSendAgentFloat({ mobile: '254712345678', amount: '100', agent_number: '1', store_number: '2' });
+  if (!parsed.ok) throw new Error(`Expected a valid float request, received ${parsed.errors.join(', ')}`);
+  const outcome = await ledger.requestAgentFloat({ accountId, request: parsed.value });
+  if (outcome.kind !== 'created') throw new Error(`Expected a created transaction, received ${outcome.kind}`);
+  await ledger.complete(outcome.transaction.reference, { providerCode: 'SSRF1' });
+  return outcome.transaction.reference;
+}
+
+const settings = (mode: 'live' | 'sandbox'): WorkerSettings => ({
+  mode,
+  transactionTimeoutSeconds: 600,
+  retryScheduleSeconds: [0, 0.2, 0.2, 0.2, 0.2, 0.2],
+  providerTimeoutMs: 1_000,
+  pollIntervalMs: 100,
+  deliveryTimeoutMs: 1_000,
+});
+
+describe.each(openTestStores())('the callback SSRF guard when delivering, on $name', (stores) => {
+  let store: Store;
+  let ledger: Ledger;
+  let loopback4: CountingListener;
+  let loopback6: CountingListener;
+
+  beforeAll(async () => {
+    store = await stores.open();
+    ledger = createLedger(store);
+    loopback4 = await countingListener('127.0.0.1');
+    loopback6 = await countingListener('::1');
+  });
+
+  afterAll(async () => {
+    loopback4.server.close();
+    loopback6.server.close();
+    await ledger.close();
+    await stores.close(store);
+  });
+
+  it('refuses http, loopback, private, link-local and rebound hosts in live mode, connecting to none', async () => {
+    const answers = new Map<string, readonly ResolvedAddress[]>([
+      ['public.callbacks.test', [{ address: '93.184.216.34', family: 4 }]],
+      ['rebound.callbacks.test', [{ address: '93.184.216.34', family: 4 }]],
+    ]);
+    const resolve = switchableResolver(answers);
+    const rebound = `https://rebound.callbacks.test:${loopback4.port}/hook`;
+    // Registration saw a public address, so a registration-time check alone would have let it through.
+    expect(await checkCallbackUrl(rebound, { mode: 'live', allowPrivateAddresses: false, resolve })).toMatchObject({
+      ok: true,
+    });
+    answers.set('rebound.callbacks.test', [{ address: '127.0.0.1', family: 4 }]);
+
+    const refusals: Record<string, RegExp> = {
+      'http://public.callbacks.test/hook': /https URL in live mode/,
+      [`https://127.0.0.1:${loopback4.port}/hook`]: /127\.0\.0\.1 \(loopback/,
+      'https://10.0.0.7/hook': /10\.0\.0\.7 \(private/,
+      'https://169.254.169.254/latest/meta-data/': /169\.254\.169\.254 \(link-local/,
+      [`https://[::1]:${loopback6.port}/hook`]: /::1 \(loopback/,
+      [rebound]: /rebound\.callbacks\.test, which resolves to 127\.0\.0\.1 \(loopback/,
+    };
+    const account = await ledger.createAccount({ name: 'Guarded Ltd' });
+    await ledger.fund(account.id, 'float', 1_000_000n);
+    for (const url of Object.keys(refusals)) {
+      await ledger.addCallbackEndpoint(account.id, { url, format: 'json', description: url });
+    }
+    const worker = startWorker({
+      store,
+      ledger,
+      provider: createSandboxSimulator(store, { delayMs: 0 }),
+      logger: pino({ level: 'silent' }),
+      settings: settings('live'),
+      resolve,
+    });
+    let deliveries: DeliveryRecord[];
+    const endpointUrls = new Map(
+      (await ledger.listCallbackEndpoints(account.id)).map((endpoint) => [endpoint.id, endpoint.url]),
+    );
+    try {
+      const reference = await completedFloat(ledger, account.id);
+      deliveries = await eventually(
+        'two refused attempts of every delivery',
+        async () => {
+          const found = await ledger.listDeliveries(account.id, { reference });
+          return found.length === endpointUrls.size && found.every((delivery) => delivery.attempts.length >= 2)
+            ? found
+            : undefined;
+        },
+        15_000,
+      );
+    } finally {
+      await worker.stop();
+    }
+    for (const delivery of deliveries) {
+      const url = endpointUrls.get(delivery.endpointId) ?? '';
+      for (const attempt of delivery.attempts) {
+        expect(attempt, url).toMatchObject({ httpStatus: undefined, error: expect.stringMatching(/^callback URL refused/) });
+        expect(attempt.error, url).toMatch(refusals[url] ?? /no such endpoint/);
+      }
+    }
+    expect({ ipv4: loopback4.connections, ipv6: loopback6.connections }).toEqual({ ipv4: 0, ipv6: 0 });
+
+    // The control: with private addresses allowed, the same pending deliveries do reach both listeners.
+    const permissive = startWorker({
+      store,
+      ledger,
+      provider: createSandboxSimulator(store, { delayMs: 0 }),
+      logger: pino({ level: 'silent' }),
+      settings: { ...settings('live'), allowPrivateCallbackAddresses: true },
+      resolve,
+    });
+    try {
+      await eventually(
+        'connections to both loopback listeners',
+        () => (loopback4.connections >= 2 && loopback6.connections >= 1 ? true : undefined),
+        15_000,
+      );
+    } finally {
+      await permissive.stop();
+    }
+  }, 60_000);
+});

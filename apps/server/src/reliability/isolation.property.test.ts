@@ -1,0 +1,294 @@
+// Isolation between callers, generated over every API function: an attacker with a valid token sends
+// requests whose fields are filled with the victim's identifiers (references, endpoint ids, account id,
+// idempotency key), its own, or junk, in JSON or XML. No answer may carry anything of the victim's that the
+// attacker did not send itself, and after every request the victim's data is exactly as it was.
+
+import type { Store } from '@topup/ledger';
+import type { ApiFunctionName } from '@topup/validation';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { functionNames } from '../functions/registry.js';
+import { startTestService } from '../testing/test-service.js';
+import type { TestService } from '../testing/test-service.js';
+import { openTestStores } from '../testing/test-stores.js';
+import { envelopeOf, xmlBody } from '../testing/wire.js';
+
+const RUNS_PER_FUNCTION = 20;
+
+interface Victim {
+  readonly accountId: string;
+  readonly token: string;
+  readonly references: readonly string[];
+  readonly endpointId: string;
+  readonly secret: string;
+  readonly idempotencyKey: string;
+  readonly floatRequest: Readonly<Record<string, string>>;
+  /** The victim's own: no answer to the attacker may hold one the attacker did not send in that request. */
+  readonly private: readonly string[];
+}
+
+interface Attacker {
+  readonly token: string;
+  readonly reference: string;
+  readonly endpointId: string;
+}
+
+interface GeneratedRequest {
+  readonly fields: Readonly<Record<string, string>>;
+  readonly format: 'json' | 'xml';
+  readonly idempotencyKey: string | undefined;
+}
+
+/** Everything stored about an account, as text: every row of every table that names it, and its money. */
+async function snapshotOf(store: Store, accountId: string): Promise<string> {
+  const { rows: tables } = await store.query<{ name: string }>(
+    `SELECT table_name AS name FROM information_schema.columns
+     WHERE table_schema = current_schema() AND column_name = 'account_id' ORDER BY table_name`,
+  );
+  const parts: string[] = [];
+  for (const { name } of tables) {
+    const { rows } = await store.query<{ row: string }>(
+      `SELECT t::text AS row FROM "${name}" t WHERE account_id = $1 ORDER BY t::text`,
+      [accountId],
+    );
+    parts.push(`${name}:\n${rows.map((row) => row.row).join('\n')}`);
+  }
+  const { rows: money } = await store.query<{ row: string }>(
+    `SELECT f::text AS row FROM transfers f JOIN ledger_accounts l
+       ON l.id = f.debit_account_id OR l.id = f.credit_account_id
+     WHERE l.account_id = $1 ORDER BY f.id`,
+    [accountId],
+  );
+  const { rows: account } = await store.query<{ row: string }>(
+    'SELECT a::text AS row FROM accounts a WHERE id = $1',
+    [accountId],
+  );
+  parts.push(`transfers:\n${money.map((row) => row.row).join('\n')}`, `account:\n${account[0]?.row ?? ''}`);
+  return parts.join('\n\n');
+}
+
+async function reference(response: Response): Promise<string> {
+  const envelope = await envelopeOf(response);
+  const transaction = envelope.data.transaction as { reference?: string } | undefined;
+  if (transaction?.reference === undefined) {
+    throw new Error(`Expected a transaction in the answer, received ${JSON.stringify(envelope)}`);
+  }
+  return transaction.reference;
+}
+
+async function createVictim(service: TestService): Promise<Victim> {
+  const { account, token } = await service.createCaller(
+    { float: 10_000_000n, airtime: 1_000_000n },
+    { name: 'Victim Holdings', mobile: '254700111222', email: 'treasury@victim.example' },
+  );
+  const added = await envelopeOf(
+    await service.call('add_callback_endpoint', {
+      token,
+      json: { url: 'http://127.0.0.1:9/victim-hooks', format: 'json', description: 'victim hooks' },
+    }),
+  );
+  const endpoint = added.data.endpoint as { id: string; secret: string };
+  const secret = endpoint.secret;
+  const floatRequest = {
+    mobile: '254712345678',
+    amount: '150',
+    // Sent again by the attacker (to try replaying the victim's key), so nothing secret in it.
+    name: 'Shared Agent Wanjiru',
+    email: 'agent@shared.example',
+    agent_number: '700700',
+    store_number: '800800',
+  };
+  const idempotencyKey = 'victim-order-0001';
+  const floatReference = await reference(
+    await service.call('send_agent_float', {
+      token,
+      json: floatRequest,
+      headers: { 'Idempotency-Key': idempotencyKey },
+    }),
+  );
+  const airtimeReference = await reference(
+    await service.call('buy_airtime', {
+      token,
+      json: {
+        mobile: '254712345677',
+        amount: '60',
+        name: 'Victim Recipient Otieno',
+        payment_network: 'MoneyNetA',
+        payment_mobile: '254712345676',
+        payment_name: 'Victim Payer Achieng',
+      },
+    }),
+  );
+  // Resolved so that callbacks are queued; no worker runs, so nothing moves on its own afterwards.
+  await service.ledger.complete(floatReference, { providerCode: 'VICTIMCODE1' });
+  await service.ledger.cancel(airtimeReference, { reason: 'victim payment declined', providerCode: 'VICTIMCODE2' });
+  const deliveries = await service.ledger.listDeliveries(account.id, {});
+  return {
+    accountId: account.id,
+    token,
+    references: [floatReference, airtimeReference],
+    endpointId: endpoint.id,
+    secret,
+    idempotencyKey,
+    floatRequest,
+    private: [
+      floatReference,
+      airtimeReference,
+      endpoint.id,
+      account.id,
+      token,
+      secret,
+      secret.slice('whsec_'.length),
+      ...deliveries.map((delivery) => delivery.id),
+      'Victim Holdings',
+      'treasury@victim.example',
+      'Victim Recipient Otieno',
+      'Victim Payer Achieng',
+      'VICTIMCODE',
+    ],
+  };
+}
+
+async function createAttacker(service: TestService): Promise<Attacker> {
+  const { token } = await service.createCaller({ float: 10_000_000n });
+  const added = await envelopeOf(
+    await service.call('add_callback_endpoint', {
+      token,
+      json: { url: 'http://127.0.0.1:9/attacker-hooks', format: 'json', description: 'mine' },
+    }),
+  );
+  const own = await reference(
+    await service.call('send_agent_float', {
+      token,
+      json: { mobile: '254712000001', amount: '100', agent_number: '1', store_number: '2' },
+    }),
+  );
+  return { token, reference: own, endpointId: (added.data.endpoint as { id: string }).id };
+}
+
+/** How each function's fields are filled: every function must have an entry. */
+function requestGenerators(
+  victim: Victim,
+  attacker: Attacker,
+): Record<ApiFunctionName, fc.Arbitrary<Record<string, string>>> {
+  const junk = fc.string({ maxLength: 24 });
+  const referenceValue = fc.oneof(fc.constantFrom(...victim.references, attacker.reference), junk);
+  const endpointValue = fc.oneof(fc.constantFrom(victim.endpointId, attacker.endpointId), junk);
+  const money = (fields: Record<string, fc.Arbitrary<string>>) => fc.record(fields, { requiredKeys: [] });
+  return {
+    send_agent_float: fc.oneof(
+      fc.constant({ ...victim.floatRequest }),
+      money({
+        mobile: fc.constantFrom(victim.floatRequest.mobile ?? '', '254712000002'),
+        amount: fc.constantFrom('100', '150', '0', '99999999'),
+        name: fc.constantFrom('Renamed By Attacker', ''),
+        agent_number: fc.constantFrom('700700', '1'),
+        store_number: fc.constantFrom('800800', '2'),
+      }),
+    ),
+    buy_airtime: money({
+      mobile: fc.constantFrom('254712345677', '254712000003'),
+      amount: fc.constantFrom('60', '10'),
+      name: fc.constantFrom('Renamed By Attacker', ''),
+      payment_network: fc.constantFrom('MoneyNetA', 'MoneyNetB'),
+      payment_mobile: fc.constantFrom('254712345676', '254712000004'),
+    }),
+    get_balance: fc.constant({}),
+    get_transaction: fc.record({ reference: referenceValue }),
+    add_callback_endpoint: money({
+      url: fc.constantFrom('http://127.0.0.1:9/victim-hooks', 'http://127.0.0.1:9/attacker-more'),
+      format: fc.constantFrom('json', 'xml'),
+      description: junk,
+    }),
+    list_callback_endpoints: fc.constant({}),
+    remove_callback_endpoint: fc.record({ endpoint_id: endpointValue }),
+    rotate_callback_secret: fc.record({ endpoint_id: endpointValue }),
+    resend_callback: fc.record({ reference: referenceValue, endpoint_id: endpointValue }, { requiredKeys: ['reference'] }),
+    list_callback_deliveries: money({
+      reference: referenceValue,
+      status: fc.constantFrom('pending', 'delivered', 'failed'),
+    }),
+  };
+}
+
+/** A request for one function: its fields plus stray ones naming the victim, a format and a key. */
+function generatedRequest(
+  fields: fc.Arbitrary<Record<string, string>>,
+  victim: Victim,
+): fc.Arbitrary<GeneratedRequest> {
+  return fc.record({
+    fields: fc
+      .tuple(fields, fc.boolean())
+      .map(([base, stray]) =>
+        stray ? { ...base, account_id: victim.accountId, account: victim.accountId, token: victim.token } : base,
+      ),
+    format: fc.constantFrom('json' as const, 'xml' as const),
+    idempotencyKey: fc.constantFrom(undefined, victim.idempotencyKey, 'attacker-key'),
+  });
+}
+
+describe.each(openTestStores())('isolation between callers over every API function, on $name', (stores) => {
+  let store: Store;
+  let service: TestService;
+  let victim: Victim;
+  let attacker: Attacker;
+
+  beforeAll(async () => {
+    store = await stores.open();
+    service = await startTestService(store);
+    victim = await createVictim(service);
+    attacker = await createAttacker(service);
+  });
+
+  afterAll(async () => {
+    await service.stop();
+    await stores.close(store);
+  });
+
+  it('has a generator for every function the server answers', () => {
+    expect(Object.keys(requestGenerators(victim, attacker)).sort()).toEqual([...functionNames].sort());
+  });
+
+  it.each([...functionNames])(
+    'never lets a caller read or change another caller’s data through %s',
+    async (name) => {
+      const generators = requestGenerators(victim, attacker);
+      const before = await snapshotOf(store, victim.accountId);
+      let keyed = 0;
+      await fc.assert(
+        fc.asyncProperty(generatedRequest(generators[name as ApiFunctionName], victim), async (request) => {
+          const body =
+            request.format === 'json' ? JSON.stringify(request.fields) : xmlBody(escapeXml(request.fields));
+          // A fresh attacker key per run, so each keyed request is evaluated, not replayed.
+          keyed += 1;
+          const key =
+            request.idempotencyKey === 'attacker-key' ? `attacker-key-${keyed}` : request.idempotencyKey;
+          const response = await service.call(name, {
+            token: attacker.token,
+            body,
+            headers: {
+              'Content-Type': request.format === 'json' ? 'application/json' : 'text/xml',
+              ...(key === undefined ? {} : { 'Idempotency-Key': key }),
+            },
+          });
+          const answer = await response.text();
+          const sent = `${body} ${key ?? ''}`;
+          const leaked = victim.private.filter((text) => answer.includes(text) && !sent.includes(text));
+          expect(leaked, `the answer to ${name} ${body} carried the victim's ${leaked.join(', ')}`).toEqual([]);
+          expect(await snapshotOf(store, victim.accountId)).toBe(before);
+        }),
+        { numRuns: RUNS_PER_FUNCTION },
+      );
+    },
+    60_000,
+  );
+});
+
+function escapeXml(fields: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, value]) => [
+      name,
+      value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;'),
+    ]),
+  );
+}

@@ -1,0 +1,100 @@
+// Fault 4, the clock: a transaction the provider never answers is cancelled by the worker's timeout; a
+// provider result that arrives after that is recorded (acknowledged, logged as not applied) and never
+// applied. Through the HTTP API, with the worker in the same process, on each store.
+
+import type { Store } from '@topup/ledger';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCallbackSink } from '../testing/callback-sink.js';
+import type { CallbackSink } from '../testing/callback-sink.js';
+import { eventually } from '../testing/eventually.js';
+import { captureLogs } from '../testing/log-capture.js';
+import type { LogCapture } from '../testing/log-capture.js';
+import { startTestService } from '../testing/test-service.js';
+import type { TestService } from '../testing/test-service.js';
+import { openTestStores } from '../testing/test-stores.js';
+import { envelopeOf } from '../testing/wire.js';
+
+describe.each(openTestStores())('a provider result after the timeout, on $name', (stores) => {
+  let store: Store;
+  let service: TestService;
+  let sink: CallbackSink;
+  let logs: LogCapture;
+
+  beforeAll(async () => {
+    store = await stores.open();
+    sink = await startCallbackSink();
+    logs = captureLogs('info');
+    service = await startTestService(store, {
+      worker: true,
+      logger: logs.logger,
+      env: { TRANSACTION_TIMEOUT: '1' },
+    });
+  });
+
+  afterAll(async () => {
+    await service.stop();
+    await sink.close();
+    await stores.close(store);
+  });
+
+  it('resolves the transaction once, by the timeout, and records the late result without applying it', async () => {
+    const { account, token } = await service.createCaller({ float: 1_000_000n });
+    await service.ledger.addCallbackEndpoint(account.id, { url: sink.url, format: 'json', description: '' });
+    const before = await service.ledger.balance(account.id, 'float');
+    // The sandbox never answers for a number ending in 0002.
+    const answer = await envelopeOf(
+      await service.call('send_agent_float', {
+        token,
+        json: { mobile: '254712340002', amount: '500', agent_number: '300300', store_number: '400400' },
+      }),
+    );
+    expect(answer.status.code).toBe('0000');
+    const reference = (answer.data.transaction as { reference: string }).reference;
+    const cancelled = await eventually(
+      'the timeout to cancel the transaction',
+      async () => {
+        const transaction = await service.ledger.findTransaction(reference);
+        return transaction?.state === 'cancelled' ? transaction : undefined;
+      },
+      15_000,
+    );
+
+    await store.query(
+      `INSERT INTO provider_simulator_jobs (reference, outcome, provider_code, due_at)
+       VALUES ($1, 'completes', 'LATE-RESULT-1', now())`,
+      [reference],
+    );
+    await eventually('the late result to be acknowledged', async () => {
+      const { rows } = await store.query<{ acknowledged_at: Date | null }>(
+        'SELECT acknowledged_at FROM provider_simulator_jobs WHERE reference = $1',
+        [reference],
+      );
+      return rows[0]?.acknowledged_at ?? undefined;
+    });
+
+    expect(await service.ledger.findTransaction(reference)).toEqual(cancelled);
+    expect(await service.ledger.balance(account.id, 'float')).toEqual(before);
+    const { rows: transfers } = await store.query<{ kind: string }>(
+      'SELECT kind FROM transfers WHERE reference = $1 ORDER BY id',
+      [reference],
+    );
+    expect(transfers.map((transfer) => transfer.kind)).toEqual(['pending', 'void']);
+    const recorded = logs
+      .records()
+      .filter((line) => line.reference === reference && line.providerCode === 'LATE-RESULT-1');
+    expect(recorded).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: 'provider result recorded, not applied: the transaction is already cancelled',
+      }),
+    ]);
+    const callbacks = await eventually('the cancellation callback', () =>
+      sink.arrived.length > 0 ? sink.arrived : undefined,
+    );
+    expect(callbacks.map((callback) => JSON.parse(callback.body) as { status: { code: string } })).toEqual([
+      expect.objectContaining({ status: expect.objectContaining({ code: '8000' }) as unknown }),
+    ]);
+    const viewed = await envelopeOf(await service.call('get_transaction', { token, json: { reference } }));
+    expect(viewed.data.transaction).toMatchObject({ status: 'Cancelled', state: 'cancelled' });
+  }, 60_000);
+});

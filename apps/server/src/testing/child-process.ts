@@ -1,0 +1,113 @@
+// Runs the server's entry points as real child processes for end-to-end tests: the CLI to completion, and
+// the service until it prints the address it listens on.
+
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const serverRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface Finished {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function tsx(entry: string, args: readonly string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+    cwd: serverRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export function runCli(
+  args: readonly string[],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = tsx('src/cli/main.ts', args, env);
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`topup ${args.join(' ')} did not finish within ${timeoutMs} ms\n${stderr}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export interface RunningChild {
+  readonly child: ChildProcess;
+  readonly url: string;
+  /** Everything printed so far. */
+  output(): string;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export function startService(
+  entry: 'src/main.ts' | 'src/serve.ts',
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<RunningChild> {
+  return startUntil(entry, env, timeoutMs, (output) => /"url":"(http:\/\/[^"]+)"/.exec(output)?.[1]);
+}
+
+/** Starts `pnpm start:worker` (PostgreSQL only); `url` is empty, as the worker serves nothing. */
+export function startWorkerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<RunningChild> {
+  return startUntil('src/work.ts', env, timeoutMs, (output) =>
+    output.includes('Topup worker started') ? '' : undefined,
+  );
+}
+
+function startUntil(
+  entry: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+  readyUrl: (output: string) => string | undefined,
+): Promise<RunningChild> {
+  return new Promise((resolve, reject) => {
+    const child = tsx(entry, [], env);
+    let output = '';
+    const exited = new Promise<number | null>((done) =>
+      child.once('exit', (code) => {
+        done(code);
+      }),
+    );
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${entry} did not start within ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    let started = false;
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (started) return;
+      const url = readyUrl(output);
+      if (url === undefined) return;
+      started = true;
+      clearTimeout(timer);
+      resolve({
+        child,
+        url,
+        output: () => output,
+        stop: () => {
+          child.kill('SIGTERM');
+          return exited;
+        },
+      });
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${entry} exited with ${code} before listening:\n${output}`));
+    });
+  });
+}

@@ -1,0 +1,129 @@
+// An in-process service for tests: the real app on a real loopback port over a given store, optionally
+// with the worker, plus helpers to make a funded caller. Used by the server's, the client's and the
+// reliability tests, on PGlite and on PostgreSQL alike.
+
+import { createLedger } from '@topup/ledger';
+import type { Account, AccountProfile, Ledger, Store } from '@topup/ledger';
+import { createSandboxSimulator, startWorker } from '@topup/worker';
+import type { Provider } from '@topup/worker';
+import { pino } from 'pino';
+import type { Logger } from 'pino';
+import { loadConfig } from '../config.js';
+import type { Config } from '../config.js';
+import { createMetrics } from '../metrics.js';
+import { startHttpServer } from '../runtime.js';
+import type { Core, RunningServer } from '../runtime.js';
+import { workerSettingsOf } from '../worker-settings.js';
+
+export interface TestServiceOptions {
+  /** Environment overrides, as the service would read them (e.g. `{ SIMULATOR_DELAY_MS: '0' }`). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Also run the worker in this process. */
+  readonly worker?: boolean;
+  /** Replace the sandbox simulator (e.g. with a provider that fails). */
+  readonly provider?: (store: Store) => Provider;
+  readonly logger?: Logger;
+}
+
+export interface TestService {
+  readonly url: string;
+  readonly config: Config;
+  readonly ledger: Ledger;
+  readonly http: RunningServer;
+  /** Creates an active account with a fresh test token, optionally funded (minor units). */
+  createCaller(
+    funding?: { float?: bigint; airtime?: bigint },
+    profile?: AccountProfile,
+  ): Promise<{ account: Account; token: string }>;
+  /** POSTs a body to an API function. */
+  call(
+    name: string,
+    options?: {
+      token?: string;
+      body?: string;
+      json?: unknown;
+      headers?: Record<string, string>;
+      method?: string;
+    },
+  ): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+const testEnvironment = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'silent',
+  SIMULATOR_DELAY_MS: '50',
+  PROVIDER_TIMEOUT_MS: '2000',
+  CALLBACK_RETRY_SCHEDULE: '0,0.2,0.5,1',
+  IDEMPOTENCY_WAIT_MS: '5000',
+};
+
+export async function startTestService(store: Store, options: TestServiceOptions = {}): Promise<TestService> {
+  const config = loadConfig({ ...testEnvironment, ...options.env });
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const metrics = createMetrics();
+  const ledger = createLedger(store, {
+    timeZone: config.timeZone,
+    onBatch: (size: number) => {
+      metrics.batchSize.observe(size);
+    },
+  });
+  const provider =
+    options.provider?.(store) ?? createSandboxSimulator(store, { delayMs: config.simulatorDelayMs });
+  const core: Core = {
+    config,
+    logger,
+    metrics,
+    store,
+    ledger,
+    provider,
+    close: () => ledger.close(),
+  };
+  const http = await startHttpServer(core);
+  const worker =
+    options.worker === true ? startWorker({ ...core, settings: workerSettingsOf(config) }) : undefined;
+  let callers = 0;
+  return {
+    url: http.url,
+    config,
+    ledger,
+    http,
+    async createCaller(funding = {}, profile) {
+      callers += 1;
+      const account = await ledger.createAccount(
+        profile ?? {
+          name: `Caller ${callers}`,
+          mobile: '254700000100',
+          email: `caller${callers}@example.com`,
+          agent_name: `Agent ${callers}`,
+          agent_number: '100100',
+          store_number: '200200',
+        },
+      );
+      if (funding.float !== undefined) await ledger.fund(account.id, 'float', funding.float);
+      if (funding.airtime !== undefined) await ledger.fund(account.id, 'airtime', funding.airtime);
+      const { token } = await ledger.issueToken(account.id, 'test');
+      return { account, token };
+    },
+    call(name, request = {}) {
+      const headers: Record<string, string> = { ...request.headers };
+      if (request.token !== undefined) headers.Authorization = `Bearer ${request.token}`;
+      let body = request.body;
+      if (request.json !== undefined) {
+        body = JSON.stringify(request.json);
+        headers['Content-Type'] ??= 'application/json';
+      }
+      return fetch(`${http.url}/api/${name}`, {
+        method: request.method ?? 'POST',
+        headers,
+        ...(body === undefined ? {} : { body }),
+      });
+    },
+    async stop() {
+      await http.close();
+      await worker?.stop();
+      await core.close();
+    },
+  };
+}

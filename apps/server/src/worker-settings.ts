@@ -1,0 +1,13 @@
+// The worker's settings, taken from the one service configuration.
+
+import type { WorkerSettings } from '@topup/worker';
+import type { Config } from './config.js';
+
+export function workerSettingsOf(config: Config): WorkerSettings {
+  return {
+    mode: config.mode,
+    transactionTimeoutSeconds: config.transactionTimeoutSeconds,
+    retryScheduleSeconds: config.callbackRetryScheduleSeconds,
+    providerTimeoutMs: config.providerTimeoutMs,
+  };
+}

@@ -1,0 +1,245 @@
+// Callback delivery for one worker: claims due deliveries from the outbox (leased, `FOR UPDATE SKIP
+// LOCKED` in the ledger), sends each as one signed attempt, and records what happened. Concurrency is
+// bounded per worker (deliveries in hand) and per endpoint (requests open to it: an endpoint's slot is
+// freed as soon as its answer is in, while the attempt is still being recorded). Each endpoint's secrets
+// are read once per claim round. A claimed delivery that waited so long for its endpoint that its lease
+// could lapse before the attempt ends is not sent: the lease lapses and the delivery is claimed again, so
+// no receiver gets the same delivery twice at once.
+
+import { performance } from 'node:perf_hooks';
+import type { ClaimedDelivery, Ledger } from '@topup/ledger';
+import type { Logger } from 'pino';
+import { checkCallbackUrl } from '../callback-url-policy.js';
+import type { HostResolver } from '../callback-url-policy.js';
+import { KeyedConcurrencyLimiter } from '../concurrency-limiter.js';
+import type { RoundResult } from '../loops/poll-loop.js';
+import type { WorkerMetrics } from '../worker-metrics.js';
+import type { ResolvedWorkerSettings } from '../worker-settings.js';
+import { attemptOutcome } from './attempt-outcome.js';
+import type { AttemptOutcome } from './attempt-outcome.js';
+import { buildCallbackRequest } from './callback-request.js';
+import { CallbackHttpClient } from './post-callback.js';
+import type { CallbackPostResult } from './post-callback.js';
+
+export interface CallbackDispatcherOptions {
+  readonly ledger: Pick<Ledger, 'claimDeliveries' | 'recordDeliveryAttempt' | 'endpointSecrets'>;
+  readonly logger: Logger;
+  readonly settings: ResolvedWorkerSettings;
+  readonly metrics: WorkerMetrics;
+  /**
+   * Asks for a claim round soon: when capacity frees up after a round that filled it, and when a retry
+   * falls due before the next poll.
+   */
+  readonly wake: () => void;
+  readonly resolve?: HostResolver;
+  readonly random?: () => number;
+}
+
+/** An endpoint's current secrets, read at most once per claim round. */
+type SecretsOf = (endpointId: string) => Promise<string[]>;
+
+function resultClass(result: CallbackPostResult): string {
+  if (result.kind === 'timeout') return 'timeout';
+  if (result.kind === 'failed') return 'error';
+  return `${Math.floor(result.status / 100)}xx`;
+}
+
+export class CallbackDispatcher {
+  readonly #options: CallbackDispatcherOptions;
+  readonly #client: CallbackHttpClient;
+  readonly #endpoints: KeyedConcurrencyLimiter;
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #retryTimers = new Set<NodeJS.Timeout>();
+  #saturated = false;
+  #stopping = false;
+
+  constructor(options: CallbackDispatcherOptions) {
+    this.#options = options;
+    this.#client = new CallbackHttpClient({ maxSocketsPerHost: options.settings.perEndpointConcurrency });
+    this.#endpoints = new KeyedConcurrencyLimiter(options.settings.perEndpointConcurrency);
+  }
+
+  /** Deliveries claimed and not yet finished. */
+  get inHand(): number {
+    return this.#inFlight.size;
+  }
+
+  /** Claims as many due deliveries as there is room for and starts them; does not wait for them. */
+  async round(): Promise<RoundResult> {
+    const { ledger, settings } = this.#options;
+    const room = settings.deliveryConcurrency - this.#inFlight.size;
+    if (this.#stopping || room <= 0) return { more: false };
+    const claimedAt = performance.now();
+    const claimed = await ledger.claimDeliveries({
+      workerId: settings.workerId,
+      limit: room,
+      leaseMs: settings.deliveryLeaseMs,
+    });
+    // The database set the lease after this moment, so measuring from here errs on the safe side.
+    const sendBy = claimedAt + settings.deliveryStartWindowMs;
+    const secrets = new Map<string, Promise<string[]>>();
+    const secretsOf = (endpointId: string) => {
+      let found = secrets.get(endpointId);
+      if (found === undefined) {
+        found = ledger.endpointSecrets(endpointId);
+        // Each delivery awaits it and handles its failure; this copy only must not go unhandled.
+        found.catch(() => undefined);
+        secrets.set(endpointId, found);
+      }
+      return found;
+    };
+    for (const delivery of claimed) this.#track(this.#deliver(delivery, sendBy, secretsOf));
+    this.#saturated = claimed.length === room;
+    return { more: false };
+  }
+
+  /** Stops claiming, lets deliveries still waiting for their endpoint lapse, and finishes those in flight. */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    for (const timer of this.#retryTimers) clearTimeout(timer);
+    this.#retryTimers.clear();
+    await Promise.allSettled([...this.#inFlight]);
+    this.#client.close();
+  }
+
+  #track(work: Promise<void>): void {
+    this.#inFlight.add(work);
+    void work.finally(() => {
+      this.#inFlight.delete(work);
+      if (this.#saturated && this.#inFlight.size <= this.#options.settings.deliveryConcurrency / 2) {
+        this.#saturated = false;
+        this.#options.wake();
+      }
+    });
+  }
+
+  #wakeAt(at: Date): void {
+    const delayMs = at.getTime() - Date.now();
+    if (this.#stopping || delayMs >= this.#options.settings.pollIntervalMs) return;
+    const timer = setTimeout(
+      () => {
+        this.#retryTimers.delete(timer);
+        this.#options.wake();
+      },
+      Math.max(0, delayMs),
+    );
+    timer.unref();
+    this.#retryTimers.add(timer);
+  }
+
+  async #deliver(delivery: ClaimedDelivery, sendBy: number, secretsOf: SecretsOf): Promise<void> {
+    const { logger } = this.#options;
+    try {
+      const result = await this.#endpoints.run(delivery.endpointId, () =>
+        this.#send(delivery, sendBy, secretsOf),
+      );
+      await this.#record(delivery, result);
+    } catch (error) {
+      // The attempt may have been sent; its lease lapses and it is sent again: at least once.
+      logger.error({ err: error, deliveryId: delivery.id }, 'recording a callback attempt failed');
+    }
+  }
+
+  async #record(delivery: ClaimedDelivery, result: CallbackPostResult | 'lapsed'): Promise<void> {
+    const { ledger, logger, settings, metrics } = this.#options;
+    if (result === 'lapsed') {
+      logger.debug({ deliveryId: delivery.id }, 'callback not sent in time; left for its lease to lapse');
+      return;
+    }
+    const now = new Date();
+    const attemptsMade = delivery.attempts + 1;
+    const decision: AttemptOutcome = attemptOutcome(result, {
+      attemptsMade,
+      schedule: settings.retryScheduleSeconds,
+      now,
+      ...(this.#options.random === undefined ? {} : { random: this.#options.random }),
+    });
+    await ledger.recordDeliveryAttempt(delivery.id, {
+      workerId: settings.workerId,
+      durationMs: result.durationMs,
+      responseExcerpt: result.kind === 'answered' ? result.excerpt : '',
+      outcome: decision.outcome,
+      ...(result.kind === 'answered' ? { httpStatus: result.status } : { error: result.error }),
+      ...(decision.outcome === 'retry' ? { nextAttemptAt: decision.nextAttemptAt } : {}),
+    });
+    if (decision.outcome === 'retry') this.#wakeAt(decision.nextAttemptAt);
+    metrics.callbackDeliveries.inc({ outcome: decision.outcome });
+    metrics.callbackAttemptDuration.observe({ result: resultClass(result) }, result.durationMs / 1000);
+    this.#logAttempt(delivery, attemptsMade, result, decision);
+  }
+
+  #logAttempt(
+    delivery: ClaimedDelivery,
+    attempt: number,
+    result: CallbackPostResult,
+    decision: AttemptOutcome,
+  ): void {
+    const { logger } = this.#options;
+    const context = {
+      deliveryId: delivery.id,
+      reference: delivery.reference,
+      endpointId: delivery.endpointId,
+      attempt,
+      outcome: decision.outcome,
+      ...(result.kind === 'answered' ? { httpStatus: result.status } : { error: result.error }),
+    };
+    if (decision.outcome === 'delivered') logger.info(context, 'callback delivered');
+    else if (decision.outcome === 'retry')
+      logger.info(
+        { ...context, nextAttemptAt: decision.nextAttemptAt },
+        'callback attempt failed; will retry',
+      );
+    else
+      logger.warn(
+        context,
+        decision.outcome === 'failed'
+          ? 'callback failed after its last attempt'
+          : 'callback endpoint is gone; disabled',
+      );
+  }
+
+  /** Sends one attempt; `lapsed` when it could no longer start within its lease (or the worker is stopping). */
+  async #send(
+    delivery: ClaimedDelivery,
+    sendBy: number,
+    secretsOf: SecretsOf,
+  ): Promise<CallbackPostResult | 'lapsed'> {
+    const { settings } = this.#options;
+    const started = performance.now();
+    const failed = (error: string): CallbackPostResult => ({
+      kind: 'failed',
+      durationMs: Math.round(performance.now() - started),
+      error,
+    });
+    const check = await checkCallbackUrl(delivery.url, {
+      mode: settings.mode,
+      allowPrivateAddresses: settings.allowPrivateCallbackAddresses,
+      ...(this.#options.resolve === undefined ? {} : { resolve: this.#options.resolve }),
+    });
+    if (!check.ok) return failed(`callback URL refused: ${check.problem}`);
+    // A store failure here is not the receiver's: it escapes, is not counted as an attempt, and the lease lapses.
+    const secrets = await secretsOf(delivery.endpointId);
+    let request;
+    try {
+      request = buildCallbackRequest({
+        payload: delivery.payload,
+        format: delivery.format,
+        secrets,
+        deliveryId: delivery.id,
+        timestamp: Math.floor(Date.now() / 1000),
+      });
+    } catch (error) {
+      return failed(
+        `callback could not be prepared: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    if (this.#stopping || performance.now() > sendBy) return 'lapsed';
+    return this.#client.post({
+      url: check.url,
+      addresses: check.addresses,
+      headers: request.headers,
+      body: request.body,
+      timeoutMs: settings.deliveryTimeoutMs,
+    });
+  }
+}

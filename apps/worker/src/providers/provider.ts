@@ -1,0 +1,31 @@
+// The one small interface every money network and airtime carrier sits behind. The server submits a
+// transaction within the request; results arrive later and the worker applies them through the ledger.
+
+import type { TransactionRecord } from '@topup/ledger';
+
+/** What a provider said to a submission. */
+export type SubmitResult =
+  | { kind: 'accepted' }
+  /** Refused at once: the transaction is cancelled and the caller is answered `8000`. */
+  | { kind: 'refused'; reason: string; providerCode: string }
+  /** Could not be reached or failed: the transaction is cancelled and the caller is answered `9000`. */
+  | { kind: 'unavailable'; reason: string };
+
+/** A later result of an accepted transaction. */
+export interface ProviderResult {
+  readonly id: string;
+  readonly reference: string;
+  readonly outcome: 'completed' | 'declined' | 'failed_after_payment';
+  readonly providerCode: string;
+  readonly reason: string;
+}
+
+export interface Provider {
+  readonly name: string;
+  /** Submits a transaction. Keyed by `reference`: submitting the same reference again never repeats it. */
+  submit(transaction: TransactionRecord): Promise<SubmitResult>;
+  /** Results that are ready, oldest first. A result stays ready until acknowledged. */
+  readyResults(limit: number): Promise<ProviderResult[]>;
+  /** Marks results as applied, so they are not handed out again. */
+  acknowledge(resultIds: readonly string[]): Promise<void>;
+}

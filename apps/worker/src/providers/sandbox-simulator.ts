@@ -1,0 +1,102 @@
+// The sandbox provider: behaves like a remote network whose pending work is durable. Accepted submissions
+// become rows of `provider_simulator_jobs`, so a worker restart neither loses nor repeats an outcome. Two
+// workers may read the same ready result; the ledger resolves a transaction once, so it is applied once.
+// Submissions that arrive together are written with one INSERT (rows in key order, so two writers never
+// wait on each other crosswise), and a submission is accepted only once its row is written.
+
+import { randomBytes } from 'node:crypto';
+import type { Store, TransactionRecord } from '@topup/ledger';
+import { createBatchedWrites } from './batched-writes.js';
+import type { Provider, ProviderResult, SubmitResult } from './provider.js';
+import { sandboxOutcome } from './sandbox-outcomes.js';
+
+export interface SandboxSimulatorOptions {
+  /** How long an accepted transaction takes to produce its result. */
+  readonly delayMs: number;
+}
+
+interface NewJob {
+  readonly reference: string;
+  readonly outcome: JobRow['outcome'];
+  readonly providerCode: string;
+}
+
+interface JobRow {
+  reference: string;
+  outcome: 'completes' | 'declined' | 'fails_after_payment';
+  provider_code: string;
+}
+
+const resultOutcome = {
+  completes: 'completed',
+  declined: 'declined',
+  fails_after_payment: 'failed_after_payment',
+} as const;
+
+const reasons = {
+  completes: '',
+  declined: 'payment declined',
+  fails_after_payment: 'delivery failed after payment',
+} as const;
+
+function providerCode(): string {
+  return `SIM${randomBytes(5).toString('hex').toUpperCase()}`;
+}
+
+export function createSandboxSimulator(store: Store, options: SandboxSimulatorOptions): Provider {
+  const jobs = createBatchedWrites<NewJob>(async (batch) => {
+    await store.query(
+      `INSERT INTO provider_simulator_jobs (reference, outcome, provider_code, due_at)
+       SELECT r, o, c, now() + make_interval(secs => $4::double precision / 1000)
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS j (r, o, c)
+       ORDER BY r
+       ON CONFLICT (reference) DO NOTHING`,
+      [
+        batch.map((job) => job.reference),
+        batch.map((job) => job.outcome),
+        batch.map((job) => job.providerCode),
+        options.delayMs,
+      ],
+    );
+  });
+  return {
+    name: 'sandbox',
+
+    async submit(transaction: TransactionRecord): Promise<SubmitResult> {
+      const outcome = sandboxOutcome(transaction);
+      if (outcome === 'refused_at_once') {
+        return { kind: 'refused', reason: 'refused by the provider', providerCode: providerCode() };
+      }
+      if (outcome === 'unavailable') return { kind: 'unavailable', reason: 'provider unavailable' };
+      // A transaction that never answers is accepted and simply has no job: the timeout cancels it.
+      if (outcome === 'never_answers') return { kind: 'accepted' };
+      await jobs.write({ reference: transaction.reference, outcome, providerCode: providerCode() });
+      return { kind: 'accepted' };
+    },
+
+    async readyResults(limit: number): Promise<ProviderResult[]> {
+      const { rows } = await store.query<JobRow>(
+        `SELECT reference, outcome, provider_code FROM provider_simulator_jobs
+         WHERE acknowledged_at IS NULL AND due_at <= now()
+         ORDER BY due_at LIMIT $1`,
+        [limit],
+      );
+      return rows.map((row) => ({
+        id: row.reference,
+        reference: row.reference,
+        outcome: resultOutcome[row.outcome],
+        providerCode: row.provider_code,
+        reason: reasons[row.outcome],
+      }));
+    },
+
+    async acknowledge(resultIds: readonly string[]): Promise<void> {
+      if (resultIds.length === 0) return;
+      await store.query(
+        `UPDATE provider_simulator_jobs SET acknowledged_at = now()
+         WHERE reference = ANY($1::text[]) AND acknowledged_at IS NULL`,
+        [resultIds],
+      );
+    },
+  };
+}

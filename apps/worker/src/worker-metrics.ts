@@ -1,0 +1,74 @@
+// Prometheus metrics of one worker, in its own registry (several workers in one process, as in tests, do
+// not collide): callback deliveries by outcome, attempt latency, provider results and timeouts applied, and
+// the outbox's depth and oldest pending age, measured by a query whenever the registry is scraped.
+
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** The outbox as the database sees it at scrape time. */
+export interface DeliveryQueueStats {
+  readonly pending: number;
+  readonly oldestPendingAgeSeconds: number;
+}
+
+export interface WorkerMetrics {
+  readonly registry: Registry;
+  readonly callbackDeliveries: Counter<'outcome'>;
+  readonly callbackAttemptDuration: Histogram<'result'>;
+  readonly providerResults: Counter<'outcome' | 'applied'>;
+  readonly transactionsTimedOut: Counter;
+  readonly submissionsResumed: Counter<'result'>;
+}
+
+/** Creates the worker's registry; `queueStats` is asked at each scrape. */
+export function createWorkerMetrics(queueStats: () => Promise<DeliveryQueueStats>): WorkerMetrics {
+  const registry = new Registry();
+  new Gauge({
+    name: 'topup_callback_queue_depth',
+    help: 'Callback deliveries waiting to be delivered (pending)',
+    registers: [registry],
+    async collect() {
+      this.set((await queueStats()).pending);
+    },
+  });
+  new Gauge({
+    name: 'topup_callback_oldest_pending_age_seconds',
+    help: 'Age of the oldest pending callback delivery',
+    registers: [registry],
+    async collect() {
+      this.set((await queueStats()).oldestPendingAgeSeconds);
+    },
+  });
+  return {
+    registry,
+    callbackDeliveries: new Counter({
+      name: 'topup_callback_deliveries_total',
+      help: 'Callback delivery attempts by outcome: delivered, retry, failed, endpoint_gone',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    callbackAttemptDuration: new Histogram({
+      name: 'topup_callback_attempt_duration_seconds',
+      help: 'Callback attempt latency by result class (2xx, 3xx, 4xx, 5xx, timeout, error)',
+      labelNames: ['result'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+      registers: [registry],
+    }),
+    providerResults: new Counter({
+      name: 'topup_provider_results_total',
+      help: 'Provider results by outcome, and whether they were applied or found the transaction resolved',
+      labelNames: ['outcome', 'applied'],
+      registers: [registry],
+    }),
+    transactionsTimedOut: new Counter({
+      name: 'topup_transactions_timed_out_total',
+      help: 'Transactions cancelled because the provider gave no result within the timeout',
+      registers: [registry],
+    }),
+    submissionsResumed: new Counter({
+      name: 'topup_submissions_resumed_total',
+      help: 'Interrupted submissions sent to the provider again, by its answer',
+      labelNames: ['result'],
+      registers: [registry],
+    }),
+  };
+}

@@ -1,0 +1,103 @@
+// The worker's settings: the four the service configuration provides, and tuning knobs with defaults.
+// Resolving them once gives every loop plain numbers and one place that says what the defaults are.
+
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { STANDARD_WEBHOOKS_RETRY_SCHEDULE_SECONDS } from './delivery/retry-schedule.js';
+
+export interface WorkerSettings {
+  readonly mode: 'sandbox' | 'live';
+  /** A transaction still requested this long after it was made is cancelled. */
+  readonly transactionTimeoutSeconds: number;
+  /** Delay before each callback attempt, in seconds; the first is usually 0. */
+  readonly retryScheduleSeconds: readonly number[];
+  /** How long the server waits for a provider to take a submission. */
+  readonly providerTimeoutMs: number;
+  /** Names this worker in leases and attempt records; defaults to host, process id and a random suffix. */
+  readonly workerId?: string;
+  /** Fallback polling when no wake-up arrives (default 1000). */
+  readonly pollIntervalMs?: number;
+  /** How often provider results are asked for (default 100, so results are applied within 100 ms). */
+  readonly resultPollIntervalMs?: number;
+  /** Callback attempts in flight per worker (default 32). */
+  readonly deliveryConcurrency?: number;
+  /** Callback attempts in flight per endpoint and worker (default 4). */
+  readonly perEndpointConcurrency?: number;
+  /** Deadline of one callback attempt (default 15000). */
+  readonly deliveryTimeoutMs?: number;
+  /** Allows callbacks to private addresses (default: true in sandbox, false in live). */
+  readonly allowPrivateCallbackAddresses?: boolean;
+}
+
+export interface ResolvedWorkerSettings {
+  readonly mode: 'sandbox' | 'live';
+  readonly transactionTimeoutMs: number;
+  readonly retryScheduleSeconds: readonly number[];
+  readonly providerTimeoutMs: number;
+  readonly workerId: string;
+  readonly pollIntervalMs: number;
+  readonly resultPollIntervalMs: number;
+  readonly deliveryConcurrency: number;
+  readonly perEndpointConcurrency: number;
+  readonly deliveryTimeoutMs: number;
+  readonly allowPrivateCallbackAddresses: boolean;
+  /** How long a claimed callback is ours: longer than an attempt, so no other worker sends it meanwhile. */
+  readonly deliveryLeaseMs: number;
+  /**
+   * How long after its claim a callback may still be sent: late enough starts would outlive the lease, so
+   * a callback that waited longer for its endpoint is left for its lease to lapse instead.
+   */
+  readonly deliveryStartWindowMs: number;
+  /** How long after its request an unsubmitted transaction counts as interrupted. */
+  readonly interruptedAfterMs: number;
+  /** Rows each loop takes per round. */
+  readonly batchSize: number;
+}
+
+/** Time the server may still need after the provider timeout before it records a submission. */
+const SUBMISSION_MARGIN_MS = 5_000;
+/** Room in a lease for recording the attempt after its deadline. */
+const LEASE_MARGIN_MS = 5_000;
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new RangeError(`Expected worker setting ${name} to be a positive integer, received ${value}.`);
+  }
+  return value;
+}
+
+function defaultWorkerId(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * Fills in the defaults and derived values.
+ * @throws RangeError when a number is not positive or the retry schedule is empty or negative.
+ */
+export function resolveWorkerSettings(settings: WorkerSettings): ResolvedWorkerSettings {
+  const schedule = settings.retryScheduleSeconds;
+  if (schedule.length === 0 || schedule.some((delay) => !Number.isFinite(delay) || delay < 0)) {
+    throw new RangeError(
+      `Expected a retry schedule of one or more non-negative seconds (e.g. ${STANDARD_WEBHOOKS_RETRY_SCHEDULE_SECONDS.join(',')}), received ${JSON.stringify(schedule)}.`,
+    );
+  }
+  const deliveryTimeoutMs = positiveInteger('deliveryTimeoutMs', settings.deliveryTimeoutMs ?? 15_000);
+  return {
+    mode: settings.mode,
+    transactionTimeoutMs:
+      positiveInteger('transactionTimeoutSeconds', settings.transactionTimeoutSeconds) * 1000,
+    retryScheduleSeconds: schedule,
+    providerTimeoutMs: positiveInteger('providerTimeoutMs', settings.providerTimeoutMs),
+    workerId: settings.workerId ?? defaultWorkerId(),
+    pollIntervalMs: positiveInteger('pollIntervalMs', settings.pollIntervalMs ?? 1_000),
+    resultPollIntervalMs: positiveInteger('resultPollIntervalMs', settings.resultPollIntervalMs ?? 100),
+    deliveryConcurrency: positiveInteger('deliveryConcurrency', settings.deliveryConcurrency ?? 32),
+    perEndpointConcurrency: positiveInteger('perEndpointConcurrency', settings.perEndpointConcurrency ?? 4),
+    deliveryTimeoutMs,
+    allowPrivateCallbackAddresses: settings.allowPrivateCallbackAddresses ?? settings.mode === 'sandbox',
+    deliveryLeaseMs: 2 * deliveryTimeoutMs + LEASE_MARGIN_MS,
+    deliveryStartWindowMs: deliveryTimeoutMs,
+    interruptedAfterMs: settings.providerTimeoutMs + SUBMISSION_MARGIN_MS,
+    batchSize: 100,
+  };
+}

@@ -1,0 +1,43 @@
+// The caller every case sends as: one active account with a test token, funded well beyond what a run
+// can spend (so no request is refused for balance), and optionally a callback endpoint.
+
+import { createLedger } from '@topup/ledger';
+import type { Store } from '@topup/ledger';
+
+export interface BenchCaller {
+  readonly accountId: string;
+  readonly token: string;
+}
+
+/** KES 100 billion of agent float: at 100 shillings a request, more than a billion requests. */
+const floatFundingMinor = 10_000_000_000_000n;
+
+/** Creates the caller in `store`; with `callbackUrl`, also a JSON callback endpoint pointing there. */
+export async function createBenchCaller(
+  store: Store,
+  options: { callbackUrl?: string } = {},
+): Promise<BenchCaller> {
+  const ledger = createLedger(store);
+  try {
+    const account = await ledger.createAccount({
+      name: 'Bench Agencies',
+      mobile: '254700000100',
+      email: 'ops@bench.example',
+      agent_name: 'Bench Till',
+      agent_number: '100100',
+      store_number: '200200',
+    });
+    await ledger.fund(account.id, 'float', floatFundingMinor);
+    const { token } = await ledger.issueToken(account.id, 'test');
+    if (options.callbackUrl !== undefined) {
+      await ledger.addCallbackEndpoint(account.id, {
+        url: options.callbackUrl,
+        format: 'json',
+        description: 'bench receiver',
+      });
+    }
+    return { accountId: account.id, token };
+  } finally {
+    await ledger.close();
+  }
+}

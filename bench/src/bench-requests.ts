@@ -1,0 +1,70 @@
+// The requests the cases send, as a caller would: complete bodies with names and e-mails (so contacts are
+// written), numbers whose last four digits make the sandbox accept and complete the transaction.
+
+import type { LoadRequest } from './load-run.js';
+
+const floatFields = {
+  name: 'Jane Wanjiku',
+  mobile: '254712000123',
+  email: 'jane@example.com',
+  network: 'MoneyNetA',
+  agent_number: '123456',
+  store_number: '654321',
+  amount: '100',
+  note: 'bench float',
+} as const;
+
+const airtimeFields = {
+  name: 'Otieno Mwangi',
+  mobile: '254733000123',
+  email: 'otieno@example.com',
+  amount: '50',
+  payment_network: 'MoneyNetB',
+  payment_name: 'Achieng Odhiambo',
+  payment_mobile: '254722000456',
+  payment_email: 'achieng@example.com',
+} as const;
+
+function xmlOf(fields: Readonly<Record<string, string>>): string {
+  const children = Object.entries(fields)
+    .map(([name, value]) => `<${name}>${value}</${name}>`)
+    .join('');
+  return `<?xml version="1.0" encoding="utf-8"?><xml>${children}</xml>`;
+}
+
+function authorized(token: string, format: 'json' | 'xml'): Record<string, string> {
+  const type = format === 'xml' ? 'text/xml' : 'application/json';
+  return { Authorization: `Bearer ${token}`, 'Content-Type': type, Accept: type };
+}
+
+/** `send_agent_float` of KES 100 to one agent. */
+export function floatRequest(token: string): LoadRequest {
+  return {
+    path: '/api/send_agent_float',
+    headers: authorized(token, 'json'),
+    body: JSON.stringify(floatFields),
+  };
+}
+
+/** `buy_airtime` of KES 50, in JSON or XML (request and answer). */
+export function airtimeRequest(token: string, format: 'json' | 'xml'): LoadRequest {
+  return {
+    path: '/api/buy_airtime',
+    headers: authorized(token, format),
+    body: format === 'xml' ? xmlOf(airtimeFields) : JSON.stringify(airtimeFields),
+  };
+}
+
+/** `get_balance` of both channels. */
+export function balanceRequest(token: string): LoadRequest {
+  return { path: '/api/get_balance', headers: authorized(token, 'json'), body: '{}' };
+}
+
+/** What the baseline reads: the float request's body, no token needed. */
+export function baselineRequest(): LoadRequest {
+  return {
+    path: '/api/send_agent_float',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(floatFields),
+  };
+}

@@ -1,0 +1,64 @@
+// One load run with autocannon (programmatic, in the harness process): a fixed request sent by every
+// connection back to back for a while, or at a fixed overall rate. Any answer that is not 2xx, any
+// connection error and any timeout counts as an error.
+
+import autocannon from 'autocannon';
+
+/** The request every connection sends. */
+export interface LoadRequest {
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+export interface LoadRunOptions {
+  readonly url: string;
+  readonly request: LoadRequest;
+  readonly connections: number;
+  /** Seconds to run; ignored when `amount` is given. */
+  readonly durationSeconds: number;
+  /** Stop after this many requests instead. */
+  readonly amount?: number;
+  /** Requests per second over all connections; unset means as fast as the server answers. */
+  readonly overallRate?: number;
+}
+
+/** What one run measured. */
+export interface LoadSample {
+  /** 2xx answers per second of the run. */
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  /** Non-2xx answers, connection errors and timeouts. */
+  readonly errors: number;
+  /** 2xx answers. */
+  readonly succeeded: number;
+  /** Answers by HTTP status, to explain errors. */
+  readonly statusCodes: Readonly<Record<string, number>>;
+}
+
+/** Runs autocannon once and reduces its result to a sample. */
+export async function runLoad(options: LoadRunOptions): Promise<LoadSample> {
+  const result = await autocannon({
+    url: `${options.url}${options.request.path}`,
+    method: 'POST',
+    headers: { ...options.request.headers },
+    body: options.request.body,
+    connections: options.connections,
+    ...(options.amount === undefined ? { duration: options.durationSeconds } : { amount: options.amount }),
+    ...(options.overallRate === undefined ? {} : { overallRate: options.overallRate }),
+    timeout: 10,
+  });
+  const succeeded = result['2xx'];
+  return {
+    requestsPerSecond: succeeded / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    // autocannon counts timeouts among its errors.
+    errors: result.non2xx + result.errors,
+    succeeded,
+    statusCodes: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [status, stats.count ?? 0]),
+    ),
+  };
+}

@@ -1,0 +1,92 @@
+// The report of a run: the table (each case as a ratio to the baseline) and the target checks, as text for
+// the terminal and as Markdown for docs/benchmarks.md, plus the JSON kept in bench/results.
+
+import { readFile, writeFile } from 'node:fs/promises';
+import type { CaseResult } from './case-result.js';
+import type { Machine } from './machine.js';
+import type { TargetCheck } from './targets.js';
+
+export interface BenchReport {
+  readonly startedAt: string;
+  readonly command: string;
+  readonly machine: Machine;
+  readonly settings: Readonly<Record<string, unknown>>;
+  readonly results: readonly CaseResult[];
+  readonly targets: readonly TargetCheck[];
+}
+
+const megabyte = 1024 * 1024;
+
+function rows(results: readonly CaseResult[]): string[][] {
+  const baseline = results.find((result) => result.id === 'baseline');
+  return results.map((result) => [
+    result.id,
+    `${Math.round(result.perSecond).toLocaleString('en-GB')} ${result.unit}`,
+    baseline === undefined || result.unit !== baseline.unit
+      ? '–'
+      : `${((result.perSecond / baseline.perSecond) * 100).toFixed(1)} %`,
+    result.p50Ms.toFixed(1),
+    result.p99Ms.toFixed(1),
+    String(result.errors),
+    result.serverRssBytes === undefined ? '–' : `${Math.round(result.serverRssBytes / megabyte)} MB`,
+  ]);
+}
+
+const headings = ['case', 'median rate', 'of baseline', 'p50 ms', 'p99 ms', 'errors', 'server RSS'];
+
+/** The table as aligned plain text. */
+export function textTable(results: readonly CaseResult[]): string {
+  const table = [headings, ...rows(results)];
+  const widths = headings.map((_, column) => Math.max(...table.map((row) => (row[column] ?? '').length)));
+  return table
+    .map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  '))
+    .join('\n');
+}
+
+/** The target checks as plain text lines. */
+export function textTargets(checks: readonly TargetCheck[]): string {
+  return checks.map((check) => `${check.met ? 'met ' : 'MISSED'} ${check.target}: ${check.measured}`).join('\n');
+}
+
+function markdownRow(cells: readonly string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+/** The table, the targets and the machine, as the Markdown kept between the markers of docs/benchmarks.md. */
+export function markdownReport(report: BenchReport): string {
+  const { machine } = report;
+  return [
+    `Last full run: ${report.startedAt}, \`${report.command}\`.`,
+    '',
+    `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB; ${machine.os}; Node.js ` +
+      `${machine.node}; PostgreSQL ${machine.postgres}.`,
+    '',
+    markdownRow(headings),
+    markdownRow(headings.map(() => '---')),
+    ...rows(report.results).map(markdownRow),
+    '',
+    markdownRow(['target', 'measured', 'met']),
+    markdownRow(['---', '---', '---']),
+    ...report.targets.map((check) => markdownRow([check.target, check.measured, check.met ? 'yes' : '**no**'])),
+  ].join('\n');
+}
+
+const startMarker = '<!-- bench:results:start -->';
+const endMarker = '<!-- bench:results:end -->';
+
+/** Replaces the generated part of the Markdown file (between its markers) with the report. */
+export async function updateMarkdown(file: URL, report: BenchReport): Promise<void> {
+  const text = await readFile(file, 'utf8');
+  const start = text.indexOf(startMarker);
+  const end = text.indexOf(endMarker);
+  if (start === -1 || end < start) {
+    throw new Error(`Expected ${file.pathname} to hold ${startMarker} … ${endMarker}, found none.`);
+  }
+  const updated = `${text.slice(0, start + startMarker.length)}\n${markdownReport(report)}\n${text.slice(end)}`;
+  await writeFile(file, updated);
+}
+
+/** Writes the report as JSON. */
+export async function writeJsonReport(file: URL, report: BenchReport): Promise<void> {
+  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+}

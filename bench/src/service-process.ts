@@ -1,0 +1,125 @@
+// The processes under test: the service's own entry points (and the bare Koa baseline) run as children of
+// the harness, so the load generator never shares their event loop. Their logs go to /dev/null (they are
+// still produced); the last of their stderr is kept to explain a failure.
+
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** The entry points the harness can start, as files of this repository. */
+export const entryPoints = {
+  /** `pnpm start`: server and worker in one process (the embedded store's shape). */
+  service: fileURLToPath(new URL('../../apps/server/src/main.ts', import.meta.url)),
+  /** `pnpm start:server`: the HTTP server alone against PostgreSQL. */
+  server: fileURLToPath(new URL('../../apps/server/src/serve.ts', import.meta.url)),
+  /** `pnpm start:worker`: the worker alone against PostgreSQL. */
+  worker: fileURLToPath(new URL('../../apps/server/src/work.ts', import.meta.url)),
+  /** The bare Koa endpoint every case is compared with. */
+  baseline: fileURLToPath(new URL('./baseline-server.ts', import.meta.url)),
+} as const;
+
+export type EntryPoint = keyof typeof entryPoints;
+
+export interface ServiceProcess {
+  readonly entry: EntryPoint;
+  readonly pid: number;
+  /** `http://127.0.0.1:<port>` for HTTP entry points. */
+  readonly url: string;
+  /** Resident memory of the process now, from /proc (Linux); undefined elsewhere. */
+  residentBytes(): Promise<number | undefined>;
+  /** SIGTERM, then SIGKILL if it has not exited within 15 s; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+const stderrKeptBytes = 8 * 1024;
+const tsxLoader = import.meta.resolve('tsx');
+
+/** A port that was free a moment ago on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+async function residentBytesOf(pid: number): Promise<number | undefined> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const kilobytes = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
+    return kilobytes === undefined ? undefined : Number(kilobytes) * 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+async function waitUntilHealthy(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(`Expected the service at ${url} to start, but it exited with ${child.exitCode}:\n${stderr()}`);
+    }
+    try {
+      const response = await fetch(`${url}/healthz`);
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`Expected the service at ${url} to answer /healthz within 60 s:\n${stderr()}`);
+    }
+    await sleep(100);
+  }
+}
+
+/**
+ * Starts an entry point with `env` on top of the harness's environment and, for HTTP entry points, waits
+ * until it answers `/healthz`.
+ */
+export async function startServiceProcess(
+  entry: EntryPoint,
+  env: Readonly<Record<string, string>>,
+  options: { cpuProfileDir?: string | undefined } = {},
+): Promise<ServiceProcess> {
+  const port = entry === 'worker' ? 0 : await freePort();
+  const profiling =
+    options.cpuProfileDir === undefined
+      ? []
+      : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`];
+  const child = spawn(process.execPath, [...profiling, '--import', tsxLoader, entryPoints[entry]], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-stderrKeptBytes);
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`Expected ${entry} to start, but it has no process id:\n${stderr}`);
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const code = await exited;
+    clearTimeout(killer);
+    return code;
+  };
+  if (entry !== 'worker') {
+    try {
+      await waitUntilHealthy(url, child, () => stderr);
+    } catch (error) {
+      await stop();
+      throw error;
+    }
+  }
+  return { entry, pid, url, residentBytes: () => residentBytesOf(pid), stop };
+}

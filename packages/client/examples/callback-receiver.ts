@@ -1,0 +1,39 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { CallbackVerificationError, callbackAnswer, parseCallback } from '@topup/client';
+import type { CallbackEvent } from '@topup/client';
+
+/**
+ * An HTTP server that verifies each callback against the endpoint's secrets (both of them during a
+ * rotation), hands the event to `onEvent`, and answers only once that succeeded.
+ */
+export function callbackReceiver(
+  secrets: readonly string[],
+  onEvent: (event: CallbackEvent) => Promise<void>,
+): Server {
+  async function receive(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    let event: CallbackEvent;
+    try {
+      // The raw bytes, exactly as received: the signature covers them, not a re-serialised object.
+      event = parseCallback(Buffer.concat(chunks), request.headers, secrets);
+    } catch (error) {
+      response.writeHead(error instanceof CallbackVerificationError ? 400 : 500).end();
+      return;
+    }
+    try {
+      await onEvent(event);
+    } catch {
+      // Not answering 2xx makes the service deliver the callback again later.
+      response.writeHead(500).end();
+      return;
+    }
+    const answer = callbackAnswer(request.headers.accept);
+    response.writeHead(answer.status, { 'Content-Type': answer.contentType }).end(answer.body);
+  }
+
+  return createServer((request, response) => {
+    void receive(request, response);
+  });
+}

@@ -1,0 +1,157 @@
+// The client callers hold: one method per API function, typed from the request schemas on the way in
+// and from the envelope's data model on the way out, sharing one set of checked settings.
+
+import type {
+  AgentFloatData,
+  AirtimeData,
+  BalanceData,
+  RequestFields,
+  TransactionData,
+} from '@topup/envelope';
+import type {
+  AddCallbackEndpointInput,
+  BuyAirtimeInput,
+  GetBalanceInput,
+  GetTransactionInput,
+  ListCallbackDeliveriesInput,
+  ListCallbackEndpointsInput,
+  RemoveCallbackEndpointInput,
+  ResendCallbackInput,
+  RotateCallbackSecretInput,
+  SendAgentFloatInput,
+} from '@topup/validation';
+import { apiFunctions } from './api-functions.js';
+import type { ApiFunction } from './api-functions.js';
+import { callApi } from './call-api.js';
+import { callTimeoutMs, idempotencyKeyOf, resolveClientSettings } from './client-options.js';
+import type { CallOptions, ClientOptions, OperationOptions } from './client-options.js';
+import type {
+  AddedCallbackEndpointData,
+  CallbackDeliveriesData,
+  CallbackEndpointsData,
+  OperationResult,
+  RemovedCallbackEndpointData,
+  ResentCallbackData,
+  RotatedCallbackSecretData,
+  TopupResult,
+} from './results.js';
+
+/**
+ * A Topup API client. Every method resolves with the success data and rejects with a `TopupApiError`
+ * subclass for a failure envelope or a `TopupTransportError` when no envelope came back.
+ *
+ * @example
+ * ```ts
+ * import { createClient, type TopupClient } from '@topup/client';
+ *
+ * const topup = createClient({ baseUrl: 'https://topup.example.com', token: process.env.TOPUP_TOKEN! });
+ *
+ * async function floatBalance(client: TopupClient): Promise<string | undefined> {
+ *   const { channels } = await client.getBalance();
+ *   return channels.find((channel) => channel.type === 'Agent Float')?.balance;
+ * }
+ * console.log(await floatBalance(topup)); // e.g. '1500.00'
+ * ```
+ */
+export interface TopupClient {
+  /** `send_agent_float`: loads float into an agent's account. Sent with an `Idempotency-Key`. */
+  sendAgentFloat(
+    input: SendAgentFloatInput,
+    options?: OperationOptions,
+  ): Promise<OperationResult<AgentFloatData>>;
+  /** `buy_airtime`: prompts the payer and sends airtime to the recipient. Sent with an `Idempotency-Key`. */
+  buyAirtime(input: BuyAirtimeInput, options?: OperationOptions): Promise<OperationResult<AirtimeData>>;
+  /** `get_balance`: both channels of the account. */
+  getBalance(input?: GetBalanceInput, options?: CallOptions): Promise<TopupResult<BalanceData>>;
+  /** `get_transaction`: one of the account's transactions by reference, in its current state. */
+  getTransaction(input: GetTransactionInput, options?: CallOptions): Promise<TopupResult<TransactionData>>;
+  /** `add_callback_endpoint`: registers a URL; the answer holds its secret, shown only here. */
+  addCallbackEndpoint(
+    input: AddCallbackEndpointInput,
+    options?: CallOptions,
+  ): Promise<TopupResult<AddedCallbackEndpointData>>;
+  /** `list_callback_endpoints`: the account's endpoints. */
+  listCallbackEndpoints(
+    input?: ListCallbackEndpointsInput,
+    options?: CallOptions,
+  ): Promise<TopupResult<CallbackEndpointsData>>;
+  /** `remove_callback_endpoint`. */
+  removeCallbackEndpoint(
+    input: RemoveCallbackEndpointInput,
+    options?: CallOptions,
+  ): Promise<TopupResult<RemovedCallbackEndpointData>>;
+  /** `rotate_callback_secret`: a new secret; the old one stays valid for a grace period. */
+  rotateCallbackSecret(
+    input: RotateCallbackSecretInput,
+    options?: CallOptions,
+  ): Promise<TopupResult<RotatedCallbackSecretData>>;
+  /** `resend_callback`: queues a transaction's callback again (to one endpoint, or to all). */
+  resendCallback(input: ResendCallbackInput, options?: CallOptions): Promise<TopupResult<ResentCallbackData>>;
+  /** `list_callback_deliveries`: deliveries and their attempts, optionally filtered. */
+  listCallbackDeliveries(
+    input?: ListCallbackDeliveriesInput,
+    options?: CallOptions,
+  ): Promise<TopupResult<CallbackDeliveriesData>>;
+}
+
+/**
+ * Creates a client for one service and token. Throws a `TypeError` at once when an option is invalid.
+ *
+ * @example
+ * const topup = createClient({ baseUrl: 'https://topup.example.com', token: process.env.TOPUP_TOKEN! });
+ * const { transaction } = await topup.buyAirtime({ mobile: '254712345678', amount: 100,
+ *   payment_network: 'MoneyNetA', payment_mobile: '254712345678' });
+ */
+export function createClient(options: ClientOptions): TopupClient {
+  const settings = resolveClientSettings(options);
+
+  // The data's type is the service's contract; the envelope decoder has checked its shape.
+  async function request<D>(
+    fn: ApiFunction,
+    fields: RequestFields,
+    callOptions: CallOptions,
+    idempotencyKey?: string,
+  ): Promise<TopupResult<D>> {
+    const answer = await callApi(settings, {
+      fn,
+      fields,
+      timeoutMs: callTimeoutMs(settings, callOptions),
+      signal: callOptions.signal,
+      idempotencyKey,
+    });
+    return {
+      ...(answer.data as D),
+      message: answer.message,
+      requestId: answer.requestId,
+      replayed: answer.replayed,
+    };
+  }
+
+  async function operation<D>(
+    fn: ApiFunction,
+    fields: RequestFields,
+    operationOptions: OperationOptions,
+  ): Promise<OperationResult<D>> {
+    const idempotencyKey = idempotencyKeyOf(operationOptions);
+    const result = await request<D>(fn, fields, operationOptions, idempotencyKey);
+    return { ...result, idempotencyKey };
+  }
+
+  return {
+    sendAgentFloat: (input, callOptions = {}) => operation(apiFunctions.sendAgentFloat, input, callOptions),
+    buyAirtime: (input, callOptions = {}) => operation(apiFunctions.buyAirtime, input, callOptions),
+    getBalance: (input = {}, callOptions = {}) => request(apiFunctions.getBalance, input, callOptions),
+    getTransaction: (input, callOptions = {}) => request(apiFunctions.getTransaction, input, callOptions),
+    addCallbackEndpoint: (input, callOptions = {}) =>
+      request(apiFunctions.addCallbackEndpoint, input, callOptions),
+    listCallbackEndpoints: (input = {}, callOptions = {}) =>
+      request(apiFunctions.listCallbackEndpoints, input, callOptions),
+    removeCallbackEndpoint: (input, callOptions = {}) =>
+      request(apiFunctions.removeCallbackEndpoint, input, callOptions),
+    rotateCallbackSecret: (input, callOptions = {}) =>
+      request(apiFunctions.rotateCallbackSecret, input, callOptions),
+    resendCallback: (input, callOptions = {}) => request(apiFunctions.resendCallback, input, callOptions),
+    listCallbackDeliveries: (input = {}, callOptions = {}) =>
+      request(apiFunctions.listCallbackDeliveries, input, callOptions),
+  };
+}

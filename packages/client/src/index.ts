@@ -1,0 +1,40 @@
+// The public API of @topup/client: the client and its options, the results and errors of its calls,
+// and the helpers a callback receiver needs.
+
+export { createClient, type TopupClient } from './create-client.js';
+export type { CallOptions, ClientOptions, OperationOptions, RetryOptions } from './client-options.js';
+export type {
+  AddedCallbackEndpointData,
+  CallbackDeliveriesData,
+  CallbackEndpointsData,
+  OperationResult,
+  RemovedCallbackEndpointData,
+  ResentCallbackData,
+  ResponseDetails,
+  RotatedCallbackSecretData,
+  TopupResult,
+} from './results.js';
+export {
+  GatewayError,
+  InsufficientBalanceError,
+  InvalidAccountError,
+  InvalidApiRequestError,
+  InvalidParametersError,
+  InvalidRequestMethodError,
+  InvalidTokenError,
+  RequestNotAllowedError,
+  TopupApiError,
+  TransactionCancelledError,
+  type ApiErrorDetails,
+} from './api-errors.js';
+export { TopupTransportError, type TransportErrorDetails } from './transport-error.js';
+export {
+  parseCallback,
+  type CallbackData,
+  type CallbackEvent,
+  type CancelledCallbackEvent,
+  type CompletedCallbackEvent,
+  type ParseCallbackOptions,
+} from './parse-callback.js';
+export { CallbackVerificationError, type CallbackRefusalReason } from './callback-verification-error.js';
+export { callbackAnswer, type CallbackAnswer } from './callback-answer.js';

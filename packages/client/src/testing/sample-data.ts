@@ -1,0 +1,67 @@
+// Success data in the shapes the service answers, for scripted replies and signed callbacks.
+
+import type { AgentFloatData, AirtimeData, BalanceData } from '@topup/envelope';
+
+export function airtimeData(reference = 'TXA3P8L1ZD'): AirtimeData {
+  return {
+    sender: { name: 'Duka Supplies & Co', mobile: '254722000001', email: 'airtime@duka.example' },
+    recipient: { name: 'Wanjikũ "Shiro" O\'Neill', mobile: '254733123456', email: 'shiro@mail.example' },
+    payment: { network: 'MoneyNetA', name: 'Otieno <Payer>', mobile: '254711222333', email: '' },
+    transaction: {
+      type: 'Airtime',
+      reference,
+      date: '2025-11-21 14:06:30',
+      status: 'Requested',
+      state: 'requested',
+      currency: 'KES',
+      amount: '50',
+      note: '',
+      code: '',
+      source: 'API',
+      country: 'KE',
+      network: 'CarrierB',
+    },
+    messaging: { sender: '', recipient: '', message: '' },
+    channel: { type: 'Airtime', currency: 'KES', balance: '1500.00' },
+  };
+}
+
+export function agentFloatData(reference = 'TXF7K2M9QA'): AgentFloatData {
+  const agent = {
+    name: 'Wanjiku Agency',
+    mobile: '254712345678',
+    email: '',
+    agent_name: 'Wanjiku Agency',
+    agent_number: '234567',
+    store_number: '765432',
+  };
+  return {
+    sender: { ...agent, name: 'Duka Supplies & Co', mobile: '254722000001', email: 'float@duka.example' },
+    recipient: agent,
+    transaction: {
+      type: 'Agent Float',
+      reference,
+      date: '2025-11-21 14:05:09',
+      status: 'Requested',
+      state: 'requested',
+      currency: 'KES',
+      amount: '1500',
+      note: 'INV-2025-0042',
+      code: '',
+      source: 'API',
+      country: 'KE',
+      network: 'MoneyNetA',
+    },
+    messaging: { sender: '', recipient: '', message: '' },
+    channel: { type: 'Agent Float', currency: 'KES', balance: '98500.00' },
+  };
+}
+
+export function balanceData(): BalanceData {
+  return {
+    channels: [
+      { type: 'Agent Float', currency: 'KES', balance: '98500.00' },
+      { type: 'Airtime', currency: 'KES', balance: '1500.05' },
+    ],
+  };
+}

@@ -1,0 +1,398 @@
+// The data model of success responses and callbacks: one type per object the contract shows.
+// Every scalar is a string, as the wire carries it: identifiers that the spec types as integers
+// (mobile, agent_number, store_number, amount) are digit strings, blank values are empty strings.
+// The one exception is `channel.balance`, a decimal string with exactly two places
+// ("1500.00") that the JSON codec writes as a JSON number token.
+
+/**
+ * A money network, in the contract's names: where agent float is sent and airtime buyers pay from.
+ *
+ * @example
+ * ```ts
+ * import type { MoneyNetwork, Payment } from '@topup/envelope';
+ *
+ * const network: MoneyNetwork = 'MoneyNetA';
+ * const payment: Payment = { network, name: 'Achieng', mobile: '254722000002', email: '' };
+ * ```
+ */
+export type MoneyNetwork = 'MoneyNetA' | 'MoneyNetB' | 'MoneyNetC' | 'MoneyNetD';
+/**
+ * An airtime carrier, in the contract's names.
+ *
+ * @example
+ * ```ts
+ * import type { Carrier, Transaction } from '@topup/envelope';
+ *
+ * const carrier: Carrier = 'CarrierB';
+ * const network: Transaction['network'] = carrier; // an airtime transaction's network is its carrier
+ * ```
+ */
+export type Carrier = 'CarrierA' | 'CarrierB' | 'CarrierC';
+/**
+ * The kind of a transaction: agent float (`send_agent_float`) or airtime (`buy_airtime`).
+ *
+ * @example
+ * ```ts
+ * import type { Transaction, TransactionType } from '@topup/envelope';
+ *
+ * function describe(transaction: Transaction): string {
+ *   const type: TransactionType = transaction.type;
+ *   return type === 'Agent Float' ? `float ${transaction.amount}` : `airtime ${transaction.amount}`;
+ * }
+ * ```
+ */
+export type TransactionType = 'Agent Float' | 'Airtime';
+/**
+ * The two channels of a caller's account.
+ *
+ * @example
+ * ```ts
+ * import type { BalanceData, ChannelType } from '@topup/envelope';
+ *
+ * function balanceOf(data: BalanceData, type: ChannelType): string | undefined {
+ *   return data.channels.find((channel) => channel.type === type)?.balance;
+ * }
+ * ```
+ */
+export type ChannelType = 'Agent Float' | 'Airtime';
+/**
+ * Wire value of `transaction.status` (the spec's two values).
+ *
+ * @example
+ * ```ts
+ * import type { Transaction, TransactionStatus } from '@topup/envelope';
+ *
+ * function isCancelled(transaction: Transaction): boolean {
+ *   const status: TransactionStatus = transaction.status;
+ *   return status === 'Cancelled';
+ * }
+ * ```
+ */
+export type TransactionStatus = 'Requested' | 'Cancelled';
+/**
+ * Precise lifecycle, an additive field (DESIGN.md section 5).
+ *
+ * @example
+ * ```ts
+ * import type { Transaction, TransactionState } from '@topup/envelope';
+ *
+ * // `status` stays `Requested` until a transaction is cancelled; `state` also tells when it completed.
+ * function isSettled(transaction: Transaction): boolean {
+ *   const state: TransactionState = transaction.state;
+ *   return state !== 'requested';
+ * }
+ * ```
+ */
+export type TransactionState = 'requested' | 'completed' | 'cancelled';
+
+/**
+ * A person in a transaction: the sender or recipient of airtime. Empty strings stand for values not given.
+ *
+ * @example
+ * ```ts
+ * import type { Party } from '@topup/envelope';
+ *
+ * const recipient: Party = { name: 'Achieng', mobile: '254712345678', email: '' };
+ * ```
+ */
+export interface Party {
+  name: string;
+  mobile: string;
+  email: string;
+}
+
+/**
+ * A mobile-money agent in an agent-float transaction: a party with the numbers its network issued.
+ *
+ * @example
+ * ```ts
+ * import type { AgentParty } from '@topup/envelope';
+ *
+ * const recipient: AgentParty = {
+ *   name: 'Wanjiku Agency',
+ *   mobile: '254712345678',
+ *   email: '',
+ *   agent_name: 'Wanjiku Agency',
+ *   agent_number: '234567',
+ *   store_number: '765432',
+ * };
+ * ```
+ */
+export interface AgentParty extends Party {
+  agent_name: string;
+  agent_number: string;
+  store_number: string;
+}
+
+/**
+ * Who pays for airtime, and from which money network.
+ *
+ * @example
+ * ```ts
+ * import type { Payment } from '@topup/envelope';
+ *
+ * const payment: Payment = { network: 'MoneyNetB', name: 'Otieno', mobile: '254733000000', email: '' };
+ * ```
+ */
+export interface Payment {
+  network: MoneyNetwork;
+  name: string;
+  mobile: string;
+  email: string;
+}
+
+/**
+ * A transaction as answers and callbacks show it. Correlate callbacks with requests by `reference`.
+ *
+ * @example
+ * ```ts
+ * import type { Transaction } from '@topup/envelope';
+ *
+ * const transaction: Transaction = {
+ *   type: 'Agent Float',
+ *   reference: 'TXF7K2M9QA',
+ *   date: '2025-11-21 14:05:09',
+ *   status: 'Requested',
+ *   state: 'completed',
+ *   currency: 'KES',
+ *   amount: '1500',
+ *   note: 'INV-2025-0042',
+ *   code: 'MNA-REF-0097',
+ *   source: 'API',
+ *   country: 'KE',
+ *   network: 'MoneyNetA',
+ * };
+ * ```
+ */
+export interface Transaction {
+  type: TransactionType;
+  reference: string;
+  /** `YYYY-MM-DD HH:MM:SS` in the service's time zone. */
+  date: string;
+  status: TransactionStatus;
+  state: TransactionState;
+  currency: string;
+  /** Whole units (shillings), digits only. */
+  amount: string;
+  note: string;
+  code: string;
+  source: 'API';
+  country: string;
+  network: MoneyNetwork | Carrier;
+}
+
+/**
+ * The text messages the networks sent about a transaction; empty strings until they are known.
+ *
+ * @example
+ * ```ts
+ * import type { Messaging } from '@topup/envelope';
+ *
+ * const messaging: Messaging = { sender: '', recipient: '', message: '' };
+ * ```
+ */
+export interface Messaging {
+  sender: string;
+  recipient: string;
+  message: string;
+}
+
+/**
+ * One channel of a caller's account and its balance.
+ *
+ * @example
+ * ```ts
+ * import { encodeJson, success, type Channel } from '@topup/envelope';
+ *
+ * const channel: Channel = { type: 'Agent Float', currency: 'KES', balance: '1500.00' };
+ * encodeJson(success('Balance found', { channels: [channel] })).includes('"balance":1500.00'); // true
+ * ```
+ */
+export interface Channel {
+  type: ChannelType;
+  currency: string;
+  /** Decimal with exactly two places, e.g. "1500.00". */
+  balance: string;
+}
+
+/**
+ * The data of a `send_agent_float` answer and of its callbacks: both agents, the transaction, the
+ * messages and the caller's Agent Float channel after it.
+ *
+ * @example
+ * ```ts
+ * import { decodeJsonEnvelope, type AgentFloatData, type SuccessEnvelope } from '@topup/envelope';
+ *
+ * declare const body: string; // the answer to POST /api/send_agent_float
+ * const envelope = decodeJsonEnvelope(body);
+ * if (envelope.status.type === 'SUCCESS') {
+ *   const { transaction, channel } = (envelope as SuccessEnvelope<AgentFloatData>).data;
+ *   console.log(transaction.reference, transaction.amount, channel.balance);
+ * }
+ * ```
+ */
+export interface AgentFloatData {
+  sender: AgentParty;
+  recipient: AgentParty;
+  transaction: Transaction & { type: 'Agent Float'; network: MoneyNetwork };
+  messaging: Messaging;
+  channel: Channel;
+}
+
+/**
+ * The data of a `buy_airtime` answer: sender, recipient, payer, the transaction, the messages and the
+ * caller's Airtime channel after it.
+ *
+ * @example
+ * ```ts
+ * import { decodeJsonEnvelope, type AirtimeData, type SuccessEnvelope } from '@topup/envelope';
+ *
+ * declare const body: string; // the answer to POST /api/buy_airtime
+ * const envelope = decodeJsonEnvelope(body);
+ * if (envelope.status.type === 'SUCCESS') {
+ *   const { recipient, payment, transaction } = (envelope as SuccessEnvelope<AirtimeData>).data;
+ *   console.log(transaction.reference, recipient.mobile, payment.network);
+ * }
+ * ```
+ */
+export interface AirtimeData {
+  sender: Party;
+  recipient: Party;
+  payment: Payment;
+  transaction: Transaction & { type: 'Airtime'; network: Carrier };
+  messaging: Messaging;
+  channel: Channel;
+}
+
+/**
+ * An airtime callback carries no `payment` object (spec, Events).
+ *
+ * @example
+ * ```ts
+ * import { decodeJsonEnvelope, type AirtimeCallbackData, type SuccessEnvelope } from '@topup/envelope';
+ *
+ * declare const rawBody: string; // a verified airtime callback
+ * const callback = decodeJsonEnvelope(rawBody) as SuccessEnvelope<AirtimeCallbackData>;
+ * console.log(callback.data.transaction.reference, callback.data.transaction.state);
+ * ```
+ */
+export type AirtimeCallbackData = Omit<AirtimeData, 'payment'>;
+
+/**
+ * The data of either operation; `transaction.type` tells which.
+ *
+ * @example
+ * ```ts
+ * import type { TransactionData } from '@topup/envelope';
+ *
+ * function recipientOf(data: TransactionData): string {
+ *   return data.transaction.type === 'Agent Float' ? data.recipient.name : data.recipient.mobile;
+ * }
+ * ```
+ */
+export type TransactionData = AgentFloatData | AirtimeData;
+
+/**
+ * `get_balance`: both channels of the caller.
+ *
+ * @example
+ * ```ts
+ * import { success, type BalanceData } from '@topup/envelope';
+ *
+ * const data: BalanceData = {
+ *   channels: [
+ *     { type: 'Agent Float', currency: 'KES', balance: '1500.00' },
+ *     { type: 'Airtime', currency: 'KES', balance: '0.00' },
+ *   ],
+ * };
+ * const answer = success('Balance found', data);
+ * ```
+ */
+export interface BalanceData {
+  channels: Channel[];
+}
+
+/**
+ * The body format of an endpoint's callbacks.
+ *
+ * @example
+ * ```ts
+ * import { contentTypeOf, type CallbackFormat } from '@topup/envelope';
+ *
+ * const format: CallbackFormat = 'xml';
+ * contentTypeOf(format); // 'text/xml; charset=utf-8'
+ * ```
+ */
+export type CallbackFormat = 'json' | 'xml';
+
+/**
+ * A callback endpoint as `add_callback_endpoint` and `list_callback_endpoints` show it.
+ *
+ * @example
+ * ```ts
+ * import type { CallbackEndpointView } from '@topup/envelope';
+ *
+ * const endpoint: CallbackEndpointView = {
+ *   id: 'ep_4KX2',
+ *   url: 'https://caller.example/callbacks',
+ *   format: 'json',
+ *   description: 'production',
+ *   enabled: 'true',
+ *   created: '2025-11-21 14:05:09',
+ * };
+ * ```
+ */
+export interface CallbackEndpointView {
+  id: string;
+  url: string;
+  format: CallbackFormat;
+  description: string;
+  /** "true" or "false". */
+  enabled: string;
+  created: string;
+}
+
+/**
+ * One attempt to deliver a callback, as `list_callback_deliveries` shows it.
+ *
+ * @example
+ * ```ts
+ * import type { CallbackAttemptView } from '@topup/envelope';
+ *
+ * const attempt: CallbackAttemptView = {
+ *   attempted: '2025-11-21 14:05:10',
+ *   http_status: '200',
+ *   duration_ms: '84',
+ *   outcome: 'delivered',
+ * };
+ * ```
+ */
+export interface CallbackAttemptView {
+  attempted: string;
+  http_status: string;
+  duration_ms: string;
+  outcome: string;
+}
+
+/**
+ * A callback and its delivery attempts to one endpoint, as `list_callback_deliveries` shows it.
+ *
+ * @example
+ * ```ts
+ * import type { CallbackDeliveryView } from '@topup/envelope';
+ *
+ * function lastAttemptOf(delivery: CallbackDeliveryView): string {
+ *   const last = delivery.attempts.at(-1);
+ *   return last === undefined
+ *     ? `${delivery.reference}: not attempted`
+ *     : `${delivery.reference}: ${last.outcome}`;
+ * }
+ * ```
+ */
+export interface CallbackDeliveryView {
+  id: string;
+  endpoint_id: string;
+  reference: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: CallbackAttemptView[];
+}

@@ -1,0 +1,65 @@
+// The public API of @topup/envelope: status codes, the data model of success responses, envelope
+// builders, the JSON and XML codecs, request encoding and safe request decoding, and content negotiation.
+
+export {
+  alternateHttpStatus,
+  failureMessage,
+  statusCodes,
+  successMessages,
+  type CancellableOperation,
+  type FailureCode,
+  type StatusCode,
+  type StatusCodeEntry,
+  type StatusType,
+} from './status-codes.js';
+export type {
+  AgentFloatData,
+  AgentParty,
+  AirtimeCallbackData,
+  AirtimeData,
+  BalanceData,
+  CallbackAttemptView,
+  CallbackDeliveryView,
+  CallbackEndpointView,
+  CallbackFormat,
+  Carrier,
+  Channel,
+  ChannelType,
+  Messaging,
+  MoneyNetwork,
+  Party,
+  Payment,
+  Transaction,
+  TransactionData,
+  TransactionState,
+  TransactionStatus,
+  TransactionType,
+} from './data.js';
+export {
+  callbackResponse,
+  cancellationCallback,
+  failure,
+  success,
+  type CallbackResponse,
+  type CancellationCallback,
+  type Envelope,
+  type FailureEnvelope,
+  type FailureOptions,
+  type FailureStatus,
+  type Status,
+  type SuccessEnvelope,
+  type SuccessStatus,
+  type WireMessage,
+} from './envelope.js';
+export { EnvelopeDecodeError } from './envelope-decode-error.js';
+export { decodeJsonEnvelope, encodeJson } from './json-codec.js';
+export { decodeXmlEnvelope, encodeXml } from './xml-codec.js';
+export { decodeJsonRequest, decodeXmlRequest, type DecodeResult } from './request-decoding.js';
+export {
+  encodeJsonRequest,
+  encodeXmlRequest,
+  type RequestFieldValue,
+  type RequestFields,
+} from './request-encoding.js';
+export { requestLimits, responseLimits, type DecodingLimits } from './limits.js';
+export { contentTypeOf, requestFormat, responseFormat, type WireFormat } from './negotiation.js';

@@ -1,0 +1,149 @@
+// Which wire format a request is written in (`Content-Type`) and which one the answer should use
+// (`Accept`). JSON is the default both ways (spec, Headers). XML is offered as `text/xml` and
+// `application/xml`; media types match case-insensitively and parameters such as `charset` are allowed.
+
+/**
+ * A body format of the API: JSON (the default) or XML.
+ *
+ * @example
+ * ```ts
+ * import { contentTypeOf, responseFormat, type WireFormat } from '@topup/envelope';
+ *
+ * const format: WireFormat = responseFormat('application/xml');
+ * contentTypeOf(format); // 'text/xml; charset=utf-8'
+ * ```
+ */
+export type WireFormat = 'json' | 'xml';
+
+const mediaTypesOf: Readonly<Record<WireFormat, readonly string[]>> = {
+  json: ['application/json'],
+  xml: ['text/xml', 'application/xml'],
+};
+
+// Our preference when the client's ranking ties.
+const formatsInPreference: readonly WireFormat[] = ['json', 'xml'];
+
+interface MediaRange {
+  readonly type: string;
+  readonly subtype: string;
+  readonly quality: number;
+  /** Position in the header, to honour the client's order among equal qualities. */
+  readonly order: number;
+}
+
+const token = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+const qualityValue = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+
+/**
+ * The format of the answer for an `Accept` header. Each format takes the quality of the most specific
+ * range that matches one of its media types (`application/json` over `application/*` over the full
+ * wildcard);
+ * the highest quality wins, then the range the client listed first, then JSON. Missing, empty,
+ * unparsable or nothing acceptable: JSON, the spec's default.
+ *
+ * @example
+ * ```ts
+ * import { responseFormat } from '@topup/envelope';
+ *
+ * responseFormat('text/xml;q=0.9, application/json;q=0.5'); // 'xml'
+ * responseFormat('text/html'); // 'json'
+ * responseFormat(undefined); // 'json'
+ * ```
+ */
+export function responseFormat(accept: string | undefined): WireFormat {
+  const ranges = parseAccept(accept ?? '');
+  let best: { format: WireFormat; quality: number; order: number } | undefined;
+  for (const format of formatsInPreference) {
+    for (const mediaType of mediaTypesOf[format]) {
+      const range = mostSpecificMatch(ranges, mediaType);
+      if (range === undefined || range.quality === 0) continue;
+      if (
+        best === undefined ||
+        range.quality > best.quality ||
+        (range.quality === best.quality && range.order < best.order)
+      ) {
+        best = { format, quality: range.quality, order: range.order };
+      }
+    }
+  }
+  return best?.format ?? 'json';
+}
+
+/**
+ * The format of a request body for its `Content-Type` header: missing or empty means JSON; undefined
+ * means an unsupported media type (the server answers `1000`). A `charset` other than UTF-8 is
+ * unsupported too, since bodies are read as UTF-8.
+ *
+ * @example
+ * ```ts
+ * import { requestFormat } from '@topup/envelope';
+ *
+ * requestFormat('application/xml; charset=utf-8'); // 'xml'
+ * requestFormat(undefined); // 'json'
+ * requestFormat('text/plain'); // undefined
+ * ```
+ */
+export function requestFormat(contentType: string | undefined): WireFormat | undefined {
+  if (contentType === undefined || contentType.trim() === '') return 'json';
+  const [mediaType = '', ...parameters] = contentType.split(';').map((part) => part.trim().toLowerCase());
+  for (const parameter of parameters) {
+    const [name, value = ''] = parameter.split('=').map((part) => part.trim());
+    if (name === 'charset' && !['utf-8', 'utf8', '"utf-8"'].includes(value)) return undefined;
+  }
+  return formatsInPreference.find((format) => mediaTypesOf[format].includes(mediaType));
+}
+
+/**
+ * The `Content-Type` header of a body in `format`.
+ *
+ * @example
+ * ```ts
+ * import { contentTypeOf } from '@topup/envelope';
+ *
+ * contentTypeOf('json'); // 'application/json; charset=utf-8'
+ * contentTypeOf('xml'); // 'text/xml; charset=utf-8'
+ * ```
+ */
+export function contentTypeOf(format: WireFormat): string {
+  return format === 'json' ? 'application/json; charset=utf-8' : 'text/xml; charset=utf-8';
+}
+
+function parseAccept(accept: string): MediaRange[] {
+  const ranges: MediaRange[] = [];
+  accept.split(',').forEach((entry, order) => {
+    const [mediaRange = '', ...parameters] = entry.split(';').map((part) => part.trim().toLowerCase());
+    const [type = '', subtype = '', extra] = mediaRange.split('/');
+    if (!token.test(type) || !token.test(subtype) || extra !== undefined) return;
+    if (type === '*' && subtype !== '*') return;
+    let quality = 1;
+    for (const parameter of parameters) {
+      const [name, value = ''] = parameter.split('=').map((part) => part.trim());
+      if (name !== 'q') continue;
+      if (!qualityValue.test(value)) return;
+      quality = Number(value);
+    }
+    ranges.push({ type, subtype, quality, order });
+  });
+  return ranges;
+}
+
+function mostSpecificMatch(ranges: readonly MediaRange[], mediaType: string): MediaRange | undefined {
+  const [type, subtype] = mediaType.split('/');
+  let match: MediaRange | undefined;
+  let matchSpecificity = -1;
+  for (const range of ranges) {
+    const specificity =
+      range.type === type && range.subtype === subtype
+        ? 2
+        : range.type === type && range.subtype === '*'
+          ? 1
+          : range.type === '*' && range.subtype === '*'
+            ? 0
+            : -1;
+    if (specificity > matchSpecificity) {
+      match = range;
+      matchSpecificity = specificity;
+    }
+  }
+  return match;
+}

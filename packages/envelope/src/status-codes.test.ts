@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { alternateHttpStatus, failureMessage, statusCodes, type FailureCode } from './status-codes.js';
+
+// Written from the spec's Errors table and DESIGN.md section 5, not from the table under test.
+const expected: [FailureCode, string, number][] = [
+  ['1000', 'Invalid API Request', 400],
+  ['2000', 'Invalid Request Method', 405],
+  ['3000', 'Missing or Invalid Parameters', 422],
+  ['4000', 'Invalid API Token', 401],
+  ['5000', 'Request Not Allowed', 403],
+  ['6000', 'Invalid Account', 403],
+  ['7000', 'Insufficient Balance', 402],
+  ['8000', 'Agent Float Cancelled', 409],
+  ['9000', 'Gateway Error', 502],
+];
+
+describe('the status-code table', () => {
+  it.each(expected)('lists %s as FAIL "%s" with HTTP %i', (code, message, httpStatus) => {
+    expect(statusCodes[code]).toStrictEqual({ code, type: 'FAIL', message, httpStatus });
+  });
+
+  it('lists exactly the nine failure codes of the spec', () => {
+    expect(Object.keys(statusCodes).sort()).toStrictEqual(expected.map(([code]) => code));
+  });
+
+  it('has the two 8000 messages, one per operation', () => {
+    expect(failureMessage('8000', 'send_agent_float')).toBe('Agent Float Cancelled');
+    expect(failureMessage('8000', 'buy_airtime')).toBe('Purchase Cancelled');
+  });
+
+  it('keeps the operation out of every other code’s message', () => {
+    expect(failureMessage('7000', 'buy_airtime')).toBe('Insufficient Balance');
+  });
+
+  it('names the HTTP statuses DESIGN.md gives for particular triggers', () => {
+    expect(alternateHttpStatus).toStrictEqual({
+      unknownFunction: 404,
+      rateLimited: 429,
+      idempotencyConflict: 409,
+      storeUnavailable: 503,
+    });
+  });
+});

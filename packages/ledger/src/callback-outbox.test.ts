@@ -1,0 +1,424 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Account } from './accounts.js';
+import { outboxChannel } from './callback-outbox.js';
+import { createLedger, type Ledger } from './ledger.js';
+import type { RequestOutcome } from './outcomes.js';
+import { airtimeRequest, floatRequest } from './testing/requests.js';
+import { openTestStore, testStoreKinds, type TestStore } from './testing/stores.js';
+import { waitFor } from './testing/wait.js';
+
+function referenceOf(outcome: RequestOutcome): string {
+  if (outcome.kind !== 'created')
+    throw new Error(`Expected a created transaction, received ${outcome.kind}.`);
+  return outcome.transaction.reference;
+}
+
+describe.each(testStoreKinds())('the callback outbox on %s', (kind) => {
+  let test: TestStore;
+  let ledger: Ledger;
+  let clock: Date;
+  let account: Account;
+
+  beforeEach(async () => {
+    test = await openTestStore(kind);
+    clock = new Date('2025-11-21T11:00:00.000Z');
+    ledger = createLedger(test.store, { now: () => clock });
+    account = await ledger.createAccount({ name: 'Duka Supplies & Co', mobile: '254722000001' });
+    await ledger.fund(account.id, 'float', 10_000_000n);
+  });
+  afterEach(async () => {
+    await ledger.close();
+    await test.dispose();
+  });
+
+  const completedFloat = async (accountId = account.id) => {
+    const reference = referenceOf(await ledger.requestAgentFloat({ accountId, request: floatRequest() }));
+    await ledger.complete(reference, { providerCode: 'MNA-1' });
+    return reference;
+  };
+
+  describe('endpoints', () => {
+    it('shows the secret once and never lists it', async () => {
+      const { endpoint, secret } = await ledger.addCallbackEndpoint(account.id, {
+        url: 'https://hooks.example.com/topup',
+        format: 'xml',
+        description: ' orders ',
+      });
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(endpoint).toEqual({
+        id: expect.stringMatching(/^ep_/) as string,
+        accountId: account.id,
+        url: 'https://hooks.example.com/topup',
+        format: 'xml',
+        description: 'orders',
+        enabled: true,
+        disabledReason: '',
+        createdAt: clock,
+      });
+      const listed = await ledger.listCallbackEndpoints(account.id);
+      expect(listed).toEqual([endpoint]);
+      expect(JSON.stringify(listed)).not.toContain(secret.slice(6));
+      await expect(ledger.endpointSecrets(endpoint.id)).resolves.toEqual([secret]);
+    });
+
+    it('refuses a URL that is not absolute http(s), and an unknown account', async () => {
+      await expect(
+        ledger.addCallbackEndpoint(account.id, { url: 'hooks.example.com', format: 'json' }),
+      ).rejects.toMatchObject({
+        code: 'invalid_input',
+      });
+      await expect(
+        ledger.addCallbackEndpoint(account.id, { url: 'ftp://example.com/x', format: 'json' }),
+      ).rejects.toThrow(/http or https/);
+      await expect(
+        ledger.addCallbackEndpoint('acct_nobody', { url: 'https://example.com', format: 'json' }),
+      ).rejects.toMatchObject({ code: 'account_not_found' });
+    });
+
+    it('keeps the previous secret valid during the grace period of a rotation, and only then', async () => {
+      const { endpoint, secret: first } = await ledger.addCallbackEndpoint(account.id, {
+        url: 'https://a.example',
+        format: 'json',
+      });
+      const second = await ledger.rotateCallbackSecret(account.id, endpoint.id, 3_600);
+      expect(second).toMatch(/^whsec_/);
+      expect(second).not.toBe(first);
+      await expect(ledger.endpointSecrets(endpoint.id)).resolves.toEqual([second, first]);
+      clock = new Date(clock.getTime() + 3_600_000);
+      await expect(ledger.endpointSecrets(endpoint.id)).resolves.toEqual([second]);
+    });
+
+    it("rotates or removes only the account's own endpoints", async () => {
+      const other = await ledger.createAccount({ name: 'Other' });
+      const { endpoint } = await ledger.addCallbackEndpoint(account.id, {
+        url: 'https://a.example',
+        format: 'json',
+      });
+      await expect(ledger.rotateCallbackSecret(other.id, endpoint.id, 60)).resolves.toBeUndefined();
+      await expect(ledger.removeCallbackEndpoint(other.id, endpoint.id)).resolves.toBe(false);
+      await expect(ledger.removeCallbackEndpoint(account.id, 'ep_nothing')).resolves.toBe(false);
+      await expect(ledger.removeCallbackEndpoint(account.id, endpoint.id)).resolves.toBe(true);
+      await expect(ledger.listCallbackEndpoints(account.id)).resolves.toEqual([]);
+      await expect(ledger.rotateCallbackSecret(account.id, endpoint.id, 60)).resolves.toBeUndefined();
+    });
+  });
+
+  describe('queueing', () => {
+    it('queues one delivery per enabled endpoint when a transaction completes, and wakes workers', async () => {
+      const wakeups: string[] = [];
+      const unsubscribe = await test.store.listen(outboxChannel, (payload) => wakeups.push(payload));
+      const { endpoint: one } = await ledger.addCallbackEndpoint(account.id, {
+        url: 'https://one.example',
+        format: 'json',
+      });
+      const { endpoint: two } = await ledger.addCallbackEndpoint(account.id, {
+        url: 'https://two.example',
+        format: 'xml',
+      });
+      const { endpoint: removed } = await ledger.addCallbackEndpoint(account.id, {
+        url: 'https://gone.example',
+        format: 'json',
+      });
+      await ledger.removeCallbackEndpoint(account.id, removed.id);
+      const reference = await completedFloat();
+
+      const deliveries = await ledger.listDeliveries(account.id, { reference });
+      expect(deliveries.map((delivery) => delivery.endpointId).sort()).toEqual([one.id, two.id].sort());
+      expect(
+        deliveries.every((delivery) => delivery.status === 'pending' && delivery.event === 'completed'),
+      ).toBe(true);
+      await waitFor(() => wakeups.includes(reference));
+      await unsubscribe();
+    });
+
+    it('stores the success envelope with the full transaction data and the balance after completion', async () => {
+      await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
+      const reference = await completedFloat();
+      const [claimed] = await ledger.claimDeliveries({ workerId: 'w1', limit: 10, leaseMs: 60_000 });
+      expect(claimed).toMatchObject({
+        reference,
+        event: 'completed',
+        url: 'https://one.example',
+        format: 'json',
+        attempts: 0,
+      });
+      expect(JSON.parse(claimed?.payload ?? '')).toEqual({
+        status: { type: 'SUCCESS', code: '0000', message: 'Agent float deposited' },
+        data: {
+          errors: [],
+          sender: {
+            name: 'Duka Supplies & Co',
+            mobile: '254722000001',
+            email: '',
+            agent_name: '',
+            agent_number: '',
+            store_number: '',
+          },
+          recipient: {
+            name: '',
+            mobile: '254712345678',
+            email: '',
+            agent_name: '',
+            agent_number: '234567',
+            store_number: '765432',
+          },
+          transaction: {
+            type: 'Agent Float',
+            reference,
+            date: '2025-11-21 14:00:00',
+            status: 'Requested',
+            state: 'completed',
+            currency: 'KES',
+            amount: '100',
+            note: '',
+            code: 'MNA-1',
+            source: 'API',
+            country: 'KE',
+            network: 'MoneyNetA',
+          },
+          messaging: {
+            sender: '',
+            recipient: '254712345678',
+            message: 'You have received KES 100.00 agent float',
+          },
+          channel: { type: 'Agent Float', currency: 'KES', balance: '99900.00' },
+        },
+      });
+    });
+
+    it('stores a FAIL/8000 envelope with the reason for a cancelled purchase, without a payment object', async () => {
+      await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
+      const reference = referenceOf(
+        await ledger.requestAirtime({ accountId: account.id, request: airtimeRequest() }),
+      );
+      await ledger.cancel(reference, { reason: 'payment declined' });
+      const [claimed] = await ledger.claimDeliveries({ workerId: 'w1', limit: 10, leaseMs: 60_000 });
+      const envelope = JSON.parse(claimed?.payload ?? '') as {
+        status: unknown;
+        data: Record<string, unknown>;
+      };
+      expect(claimed?.event).toBe('cancelled');
+      expect(envelope.status).toEqual({ type: 'FAIL', code: '8000', message: 'Purchase Cancelled' });
+      expect(Object.keys(envelope.data)).toEqual([
+        'errors',
+        'sender',
+        'recipient',
+        'transaction',
+        'messaging',
+        'channel',
+      ]);
+      expect(envelope.data.errors).toEqual(['payment declined']);
+      expect(envelope.data.transaction).toMatchObject({ reference, status: 'Cancelled', state: 'cancelled' });
+    });
+
+    it('queues nothing, and does not wake workers, for an account without endpoints', async () => {
+      const reference = await completedFloat();
+      await expect(ledger.listDeliveries(account.id, { reference })).resolves.toEqual([]);
+    });
+
+    it('rolls the state change and its money back when its deliveries cannot be written', async () => {
+      await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
+      const reference = referenceOf(
+        await ledger.requestAgentFloat({ accountId: account.id, request: floatRequest() }),
+      );
+      await test.store.query(
+        'ALTER TABLE callback_deliveries ADD CONSTRAINT refuse_all CHECK (false) NOT VALID',
+      );
+      await expect(ledger.complete(reference, { providerCode: 'X' })).rejects.toThrow(/refuse_all/);
+      await expect(ledger.findTransaction(reference)).resolves.toMatchObject({
+        state: 'requested',
+        code: '',
+      });
+      await expect(ledger.balance(account.id, 'float')).resolves.toMatchObject({
+        pendingMinor: 10_000n,
+        postedMinor: 10_000_000n,
+      });
+      expect((await ledger.verify()).breaches).toEqual([]);
+    });
+  });
+
+  describe('claims and attempts', () => {
+    it('never hands the same delivery to two concurrent claimers', async () => {
+      await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
+      await ledger.addCallbackEndpoint(account.id, { url: 'https://two.example', format: 'json' });
+      const references = await Promise.all(Array.from({ length: 15 }, () => completedFloat()));
+      expect(references).toHaveLength(15);
+      const claims = await Promise.all(
+        Array.from({ length: 12 }, (_, index) =>
+          ledger.claimDeliveries({ workerId: `worker-${index % 2}`, limit: 4, leaseMs: 60_000 }),
+        ),
+      );
+      const ids = claims.flat().map((delivery) => delivery.id);
+      expect(ids).toHaveLength(30);
+      expect(new Set(ids).size).toBe(30);
+      await expect(ledger.claimDeliveries({ workerId: 'late', limit: 10, leaseMs: 60_000 })).resolves.toEqual(
+        [],
+      );
+    });
+
+    it('hands a delivery out again once its lease has run out', async () => {
+      await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
+      await completedFloat();
+      const [first] = await ledger.claimDeliveries({ workerId: 'crashed', limit: 1, leaseMs: 30_000 });
+      clock = new Date(clock.getTime() + 29_999);
+      await expect(ledger.claimDeliveries({ workerId: 'other', limit: 1, leaseMs: 30_000 })).resolves.toEqual(
+        [],
+      );
+      clock = new Date(clock.getTime() + 1);
+      const [again] = await ledger.claimDeliveries({ workerId: 'other', limit: 1, leaseMs: 30_000 });
+      expect(again?.id).toBe(first?.id);
+    });
+
+    it('records attempts and moves the delivery: retry when due, then delivered', async () => {
+      await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
+      const reference = await completedFloat();
+      const [claimed] = await ledger.claimDeliveries({ workerId: 'w1', limit: 1, leaseMs: 60_000 });
+      const deliveryId = claimed?.id ?? '';
+      await ledger.recordDeliveryAttempt(deliveryId, {
+        workerId: 'w1',
+        httpStatus: 503,
+        durationMs: 41.6,
+        responseExcerpt: 'busy',
+        outcome: 'retry',
+        nextAttemptAt: new Date(clock.getTime() + 5_000),
+      });
+      await expect(ledger.claimDeliveries({ workerId: 'w2', limit: 1, leaseMs: 60_000 })).resolves.toEqual(
+        [],
+      );
+      clock = new Date(clock.getTime() + 5_000);
+      const [retried] = await ledger.claimDeliveries({ workerId: 'w2', limit: 1, leaseMs: 60_000 });
+      expect(retried).toMatchObject({ id: deliveryId, attempts: 1 });
+      await ledger.recordDeliveryAttempt(deliveryId, {
+        workerId: 'w2',
+        httpStatus: 200,
+        durationMs: 12,
+        responseExcerpt: 'ok',
+        outcome: 'delivered',
+      });
+
+      const [delivery] = await ledger.listDeliveries(account.id, { reference });
+      expect(delivery).toMatchObject({
+        id: deliveryId,
+        status: 'delivered',
+        attemptCount: 2,
+        lastError: '',
+        deliveredAt: clock,
+      });
+      expect(delivery?.attempts).toEqual([
+        expect.objectContaining({
+          workerId: 'w1',
+          httpStatus: 503,
+          durationMs: 42,
+          responseExcerpt: 'busy',
+          outcome: 'retry',
+        }),
+        expect.objectContaining({ workerId: 'w2', httpStatus: 200, outcome: 'delivered', error: undefined }),
+      ]);
+      await expect(ledger.listDeliveries(account.id, { status: 'pending' })).resolves.toEqual([]);
+      clock = new Date(clock.getTime() + 3_600_000);
+      await expect(ledger.claimDeliveries({ workerId: 'w3', limit: 1, leaseMs: 60_000 })).resolves.toEqual(
+        [],
+      );
+    });
+
+    it('keeps only the first 20 KB of an answer', async () => {
+      await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
+      const reference = await completedFloat();
+      const [claimed] = await ledger.claimDeliveries({ workerId: 'w1', limit: 1, leaseMs: 60_000 });
+      await ledger.recordDeliveryAttempt(claimed?.id ?? '', {
+        workerId: 'w1',
+        httpStatus: 500,
+        durationMs: 1,
+        responseExcerpt: 'é'.repeat(20_000),
+        error: 'server error',
+        outcome: 'failed',
+      });
+      const [delivery] = await ledger.listDeliveries(account.id, { reference, status: 'failed' });
+      const excerpt = delivery?.attempts[0]?.responseExcerpt ?? '';
+      expect(Buffer.byteLength(excerpt)).toBe(20 * 1024);
+      expect(excerpt).toBe('é'.repeat(10 * 1024));
+      expect(delivery).toMatchObject({ status: 'failed', lastError: 'server error' });
+    });
+
+    it('disables an endpoint that answers it is gone, failing its other pending deliveries', async () => {
+      const { endpoint } = await ledger.addCallbackEndpoint(account.id, {
+        url: 'https://one.example',
+        format: 'json',
+      });
+      await completedFloat();
+      await completedFloat();
+      const [claimed] = await ledger.claimDeliveries({ workerId: 'w1', limit: 1, leaseMs: 60_000 });
+      await ledger.recordDeliveryAttempt(claimed?.id ?? '', {
+        workerId: 'w1',
+        httpStatus: 410,
+        durationMs: 3,
+        responseExcerpt: '',
+        outcome: 'endpoint_gone',
+      });
+      await expect(ledger.listCallbackEndpoints(account.id)).resolves.toEqual([
+        expect.objectContaining({
+          id: endpoint.id,
+          enabled: false,
+          disabledReason: 'the receiver answered HTTP 410',
+        }),
+      ]);
+      const deliveries = await ledger.listDeliveries(account.id, {});
+      expect(deliveries.map((delivery) => delivery.status)).toEqual(['failed', 'failed']);
+      const reference = await completedFloat();
+      await expect(ledger.listDeliveries(account.id, { reference })).resolves.toEqual([]);
+    });
+
+    it('refuses to record an attempt for an unknown delivery', async () => {
+      await expect(
+        ledger.recordDeliveryAttempt('cb_nothing', {
+          workerId: 'w',
+          durationMs: 1,
+          responseExcerpt: '',
+          outcome: 'delivered',
+        }),
+      ).rejects.toThrow(/Expected callback delivery cb_nothing/);
+    });
+  });
+
+  describe('resending', () => {
+    it('queues a failed delivery again under the same webhook id, and creates one for a newer endpoint', async () => {
+      const { endpoint: old } = await ledger.addCallbackEndpoint(account.id, {
+        url: 'https://old.example',
+        format: 'json',
+      });
+      const reference = await completedFloat();
+      const [claimed] = await ledger.claimDeliveries({ workerId: 'w1', limit: 1, leaseMs: 60_000 });
+      await ledger.recordDeliveryAttempt(claimed?.id ?? '', {
+        workerId: 'w1',
+        durationMs: 1,
+        responseExcerpt: '',
+        outcome: 'failed',
+      });
+      const { endpoint: newer } = await ledger.addCallbackEndpoint(account.id, {
+        url: 'https://new.example',
+        format: 'json',
+      });
+
+      await expect(ledger.resendCallbacks(account.id, reference, old.id)).resolves.toBe(1);
+      const again = await ledger.claimDeliveries({ workerId: 'w2', limit: 10, leaseMs: 60_000 });
+      expect(again.map((delivery) => delivery.id)).toEqual([claimed?.id]);
+
+      await expect(ledger.resendCallbacks(account.id, reference)).resolves.toBe(2);
+      const deliveries = await ledger.listDeliveries(account.id, { reference });
+      expect(deliveries.map((delivery) => delivery.endpointId).sort()).toEqual([old.id, newer.id].sort());
+      expect(deliveries.every((delivery) => delivery.status === 'pending')).toBe(true);
+    });
+
+    it("resends nothing for a transaction still requested, or another account's", async () => {
+      await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
+      const requested = referenceOf(
+        await ledger.requestAgentFloat({ accountId: account.id, request: floatRequest() }),
+      );
+      await expect(ledger.resendCallbacks(account.id, requested)).resolves.toBe(0);
+      const other = await ledger.createAccount({ name: 'Other' });
+      const reference = await completedFloat();
+      await expect(ledger.resendCallbacks(other.id, reference)).resolves.toBe(0);
+      await expect(ledger.listDeliveries(other.id, {})).resolves.toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,553 @@
+// The callback outbox: one delivery row per enabled endpoint, written in the same database transaction
+// as the state change it announces. Workers claim due rows with FOR UPDATE SKIP LOCKED and a lease, so
+// many can run at once without taking the same row; every attempt is recorded.
+
+import { callbackEventOf, callbackPayload, type CallbackEvent } from './callback-payload.js';
+import type { CallbackFormat } from './callback-endpoints.js';
+import { newDeliveryId } from './ids.js';
+import type { ChannelBalance } from './ledger-accounts.js';
+import type { Queryable } from './store.js';
+import type { TransactionRecord } from './transaction-record.js';
+
+/**
+ * The NOTIFY channel that wakes delivery workers.
+ *
+ * @example
+ * ```ts
+ * import { createLedger, openStore, outboxChannel } from '@topup/ledger';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * const ledger = createLedger(store);
+ *
+ * const unsubscribe = await store.listen(outboxChannel, () => console.log('callbacks are due'));
+ * await unsubscribe();
+ * ```
+ */
+export const outboxChannel = 'topup_outbox';
+
+/** How much of a receiver's answer an attempt keeps. */
+const excerptBytes = 20 * 1024;
+
+/** A cap on `listDeliveries`, newest first. */
+const listLimit = 500;
+
+/**
+ * Where a callback delivery stands: waiting for (another) attempt, delivered, or given up.
+ *
+ * @example
+ * ```ts
+ * import { createLedger, openStore } from '@topup/ledger';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * const ledger = createLedger(store);
+ *
+ * const { id } = await ledger.createAccount({ name: 'Duka Supplies' });
+ * await ledger.listDeliveries(id, { status: 'failed' }); // []
+ * ```
+ */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+/**
+ * How a delivery attempt ended: delivered, to be retried, failed for good, or the endpoint is gone (it
+ * answered 410), which disables it.
+ *
+ * @example
+ * ```ts
+ * import type { AttemptOutcome } from '@topup/ledger';
+ *
+ * function outcomeOf(httpStatus: number, attempts: number): AttemptOutcome {
+ *   if (httpStatus >= 200 && httpStatus < 300) return 'delivered';
+ *   if (httpStatus === 410) return 'endpoint_gone';
+ *   return attempts < 10 ? 'retry' : 'failed';
+ * }
+ * ```
+ */
+export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'endpoint_gone';
+
+/**
+ * A delivery a worker has leased: what to send and where.
+ *
+ * @example
+ * ```ts
+ * import { createLedger, openStore } from '@topup/ledger';
+ * import { signCallback } from '@topup/signing';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * const ledger = createLedger(store);
+ *
+ * const [delivery] = await ledger.claimDeliveries({ workerId: 'worker-1', limit: 10, leaseMs: 30_000 });
+ * if (delivery) {
+ *   const [secret = ''] = await ledger.endpointSecrets(delivery.endpointId);
+ *   const timestamp = Math.floor(Date.now() / 1000);
+ *   const headers = signCallback({ secrets: [secret], id: delivery.id, timestamp, body: delivery.payload });
+ *   console.log('POST', delivery.url, headers['webhook-id']);
+ * }
+ * ```
+ */
+export interface ClaimedDelivery {
+  /** The stable `webhook-id`. */
+  id: string;
+  endpointId: string;
+  accountId: string;
+  reference: string;
+  event: CallbackEvent;
+  url: string;
+  format: CallbackFormat;
+  /** The callback envelope as JSON text. */
+  payload: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  createdAt: Date;
+  leaseUntil: Date;
+}
+
+/**
+ * What a worker reports after one attempt to deliver a callback.
+ *
+ * @example
+ * ```ts
+ * import { createLedger, openStore } from '@topup/ledger';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * const ledger = createLedger(store);
+ *
+ * const [delivery] = await ledger.claimDeliveries({ workerId: 'worker-1', limit: 1, leaseMs: 30_000 });
+ * if (delivery) {
+ *   await ledger.recordDeliveryAttempt(delivery.id, {
+ *     workerId: 'worker-1',
+ *     httpStatus: 503,
+ *     durationMs: 120,
+ *     responseExcerpt: 'Service Unavailable',
+ *     outcome: 'retry',
+ *     nextAttemptAt: new Date(Date.now() + 60_000),
+ *   });
+ * }
+ * ```
+ */
+export interface DeliveryAttempt {
+  workerId: string;
+  httpStatus?: number;
+  durationMs: number;
+  responseExcerpt: string;
+  error?: string;
+  outcome: AttemptOutcome;
+  /** When to try again; `retry` only (default: now). */
+  nextAttemptAt?: Date;
+}
+
+/**
+ * One recorded delivery attempt, as `listDeliveries` shows it.
+ *
+ * @example
+ * ```ts
+ * import type { AttemptRecord } from '@topup/ledger';
+ *
+ * function summary(attempt: AttemptRecord): string {
+ *   return `${attempt.attemptedAt.toISOString()} ${attempt.httpStatus ?? attempt.error ?? ''} ${attempt.outcome}`;
+ * }
+ * ```
+ */
+export interface AttemptRecord {
+  attemptedAt: Date;
+  workerId: string;
+  httpStatus: number | undefined;
+  durationMs: number;
+  responseExcerpt: string;
+  error: string | undefined;
+  outcome: AttemptOutcome;
+}
+
+/**
+ * A callback delivery to one endpoint, with its attempts, as `listDeliveries` shows it.
+ *
+ * @example
+ * ```ts
+ * import { createLedger, openStore } from '@topup/ledger';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * const ledger = createLedger(store);
+ *
+ * const { id } = await ledger.createAccount({ name: 'Duka Supplies' });
+ * for (const delivery of await ledger.listDeliveries(id, { reference: 'TXVQYSN6XMFZTY' })) {
+ *   console.log(delivery.id, delivery.status, delivery.attempts.length);
+ * }
+ * ```
+ */
+export interface DeliveryRecord {
+  id: string;
+  endpointId: string;
+  reference: string;
+  event: CallbackEvent;
+  status: DeliveryStatus;
+  attemptCount: number;
+  nextAttemptAt: Date;
+  lastError: string;
+  createdAt: Date;
+  deliveredAt: Date | undefined;
+  attempts: AttemptRecord[];
+}
+
+/**
+ * Queues each transaction's callback for every enabled endpoint of its account (or only `endpointIds`),
+ * with one read of the endpoints and one INSERT for all of them. Inside the caller's transaction; returns
+ * how many deliveries were queued.
+ */
+export async function enqueueCallbacks(
+  tx: Queryable,
+  announced: readonly { record: TransactionRecord; channel: ChannelBalance }[],
+  now: Date,
+  endpointIds?: readonly string[],
+): Promise<number> {
+  const terminal = announced.flatMap(({ record, channel }) => {
+    const event = callbackEventOf(record);
+    return event === undefined ? [] : [{ record, channel, event }];
+  });
+  if (terminal.length === 0) return 0;
+  const { rows: endpoints } = await tx.query<{ id: string; account_id: string }>(
+    `SELECT id, account_id FROM callback_endpoints
+     WHERE account_id = ANY($1::text[]) AND enabled AND removed_at IS NULL
+       AND ($2::text[] IS NULL OR id = ANY($2::text[]))
+     ORDER BY id`,
+    [[...new Set(terminal.map(({ record }) => record.accountId))], endpointIds === undefined ? null : [...endpointIds]],
+  );
+  const deliveries = terminal.flatMap(({ record, channel, event }) => {
+    const mine = endpoints.filter((endpoint) => endpoint.account_id === record.accountId);
+    if (mine.length === 0) return [];
+    const payload = callbackPayload(record, channel);
+    return mine.map((endpoint) => ({ endpointId: endpoint.id, record, event, payload }));
+  });
+  if (deliveries.length === 0) return 0;
+  const { rows } = await tx.query(
+    `INSERT INTO callback_deliveries (id, endpoint_id, account_id, reference, event, payload, next_attempt_at,
+       created_at, updated_at)
+     SELECT d, e, a, r, v, p, $7::timestamptz, $7::timestamptz, $7::timestamptz
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS n (d, e, a, r, v, p)
+     ON CONFLICT (endpoint_id, reference) DO NOTHING
+     RETURNING id`,
+    [
+      deliveries.map(() => newDeliveryId()),
+      deliveries.map((delivery) => delivery.endpointId),
+      deliveries.map((delivery) => delivery.record.accountId),
+      deliveries.map((delivery) => delivery.record.reference),
+      deliveries.map((delivery) => delivery.event),
+      deliveries.map((delivery) => delivery.payload),
+      now.toISOString(),
+    ],
+  );
+  return rows.length;
+}
+
+interface ClaimRow {
+  id: string;
+  endpoint_id: string;
+  account_id: string;
+  reference: string;
+  event: CallbackEvent;
+  payload: string;
+  attempts: number;
+  created_at: Date;
+  lease_until: Date;
+  url: string;
+  format: CallbackFormat;
+}
+
+/** Leases up to `limit` due deliveries to `workerId` for `leaseMs`; rows other workers hold are skipped. */
+export async function claimDeliveries(
+  db: Queryable,
+  options: { workerId: string; limit: number; leaseMs: number },
+  now: Date,
+): Promise<ClaimedDelivery[]> {
+  const { rows } = await db.query<ClaimRow>(
+    `WITH due AS (
+       SELECT d.id FROM callback_deliveries d JOIN callback_endpoints e ON e.id = d.endpoint_id
+       WHERE d.status = 'pending' AND d.next_attempt_at <= $1::timestamptz
+         AND (d.lease_until IS NULL OR d.lease_until <= $1::timestamptz)
+         AND e.enabled AND e.removed_at IS NULL
+       ORDER BY d.next_attempt_at, d.id
+       LIMIT $2
+       FOR UPDATE OF d SKIP LOCKED
+     )
+     UPDATE callback_deliveries d SET lease_owner = $3, lease_until = $4::timestamptz, updated_at = $1::timestamptz
+     FROM due, callback_endpoints e
+     WHERE d.id = due.id AND e.id = d.endpoint_id
+     RETURNING d.id, d.endpoint_id, d.account_id, d.reference, d.event, d.payload, d.attempts, d.created_at,
+       d.lease_until, e.url, e.format`,
+    [
+      now.toISOString(),
+      options.limit,
+      options.workerId,
+      new Date(now.getTime() + options.leaseMs).toISOString(),
+    ],
+  );
+  return rows
+    .map((row) => ({
+      id: row.id,
+      endpointId: row.endpoint_id,
+      accountId: row.account_id,
+      reference: row.reference,
+      event: row.event,
+      url: row.url,
+      format: row.format,
+      payload: row.payload,
+      attempts: row.attempts,
+      createdAt: row.created_at,
+      leaseUntil: row.lease_until,
+    }))
+    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+}
+
+/** The first 20 KB of a receiver's answer, cut on a character boundary. */
+function excerptOf(text: string): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= excerptBytes) return text;
+  return new TextDecoder('utf-8', { fatal: false })
+    .decode(bytes.subarray(0, excerptBytes))
+    .replace(/\uFFFD$/u, '');
+}
+
+/** What a delivery's last error says after an attempt. */
+function lastErrorOf(attempt: DeliveryAttempt): string {
+  return attempt.error ?? (attempt.httpStatus === undefined ? '' : `HTTP ${attempt.httpStatus}`);
+}
+
+/** Where a delivery stands after an attempt: retried deliveries stay pending. */
+function statusAfter(attempt: DeliveryAttempt): DeliveryStatus {
+  return attempt.outcome === 'delivered' ? 'delivered' : attempt.outcome === 'retry' ? 'pending' : 'failed';
+}
+
+/**
+ * Records an attempt and moves the delivery on: delivered, retried at `nextAttemptAt`, failed, or (for
+ * `endpoint_gone`) failed with its endpoint disabled. Releases the lease. A delivery that is no longer
+ * pending keeps its status; the attempt is recorded all the same.
+ */
+export async function recordDeliveryAttempt(
+  tx: Queryable,
+  deliveryId: string,
+  attempt: DeliveryAttempt,
+  now: Date,
+): Promise<void> {
+  const { rows } = await tx.query<{ endpoint_id: string }>(
+    'SELECT endpoint_id FROM callback_deliveries WHERE id = $1',
+    [deliveryId],
+  );
+  const endpointId = rows[0]?.endpoint_id;
+  if (endpointId === undefined)
+    throw new Error(`Expected callback delivery ${deliveryId} to exist, found none.`);
+  // Endpoint before deliveries, the order removeCallbackEndpoint takes them in, so the two never deadlock.
+  if (attempt.outcome === 'endpoint_gone') {
+    await tx.query('SELECT id FROM callback_endpoints WHERE id = $1 FOR NO KEY UPDATE', [endpointId]);
+  }
+  await tx.query(
+    `INSERT INTO callback_attempts (delivery_id, worker_id, attempted_at, http_status, duration_ms, response_excerpt,
+       error, outcome)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [
+      deliveryId,
+      attempt.workerId,
+      now.toISOString(),
+      attempt.httpStatus ?? null,
+      Math.max(0, Math.round(attempt.durationMs)),
+      excerptOf(attempt.responseExcerpt),
+      attempt.error ?? null,
+      attempt.outcome,
+    ],
+  );
+  const lastError = lastErrorOf(attempt);
+  const status = statusAfter(attempt);
+  await tx.query(
+    `UPDATE callback_deliveries SET
+       status = $2, attempts = attempts + 1, lease_owner = NULL, lease_until = NULL, updated_at = $3::timestamptz,
+       next_attempt_at = COALESCE($4::timestamptz, next_attempt_at),
+       last_error = CASE WHEN $2 = 'delivered' THEN '' ELSE $5 END,
+       delivered_at = CASE WHEN $2 = 'delivered' THEN $3::timestamptz ELSE delivered_at END
+     WHERE id = $1 AND status = 'pending'`,
+    [
+      deliveryId,
+      status,
+      now.toISOString(),
+      attempt.outcome === 'retry' ? (attempt.nextAttemptAt ?? now).toISOString() : null,
+      lastError,
+    ],
+  );
+  if (attempt.outcome === 'endpoint_gone') {
+    const reason = `the receiver answered ${attempt.httpStatus === undefined ? 'that it is gone' : `HTTP ${attempt.httpStatus}`}`;
+    await tx.query(`UPDATE callback_endpoints SET enabled = false, disabled_reason = $2 WHERE id = $1`, [
+      endpointId,
+      reason,
+    ]);
+    await tx.query(
+      `UPDATE callback_deliveries SET status = 'failed', last_error = 'endpoint disabled: ' || $2, lease_owner = NULL,
+         lease_until = NULL, updated_at = $3::timestamptz
+       WHERE endpoint_id = $1 AND status = 'pending'`,
+      [endpointId, reason, now.toISOString()],
+    );
+  }
+}
+
+/**
+ * Records many attempts at once: one INSERT of the attempts and one UPDATE of their deliveries, each moved
+ * on as `recordDeliveryAttempt` would (delivered, retried at `nextAttemptAt`, or failed) with its lease
+ * released. For `delivered`, `retry` and `failed` only (an `endpoint_gone` also disables the endpoint: use
+ * `recordDeliveryAttempt`), and for distinct deliveries. Returns the ids of the deliveries that exist;
+ * attempts for any other id are not recorded.
+ */
+export async function recordDeliveryAttempts(
+  tx: Queryable,
+  attempts: readonly { deliveryId: string; attempt: DeliveryAttempt }[],
+  now: Date,
+): Promise<Set<string>> {
+  if (attempts.length === 0) return new Set();
+  const at = now.toISOString();
+  const { rows } = await tx.query<{ delivery_id: string }>(
+    `INSERT INTO callback_attempts (delivery_id, worker_id, attempted_at, http_status, duration_ms, response_excerpt,
+       error, outcome)
+     SELECT u.delivery_id, u.worker_id, $8::timestamptz, u.http_status, u.duration_ms, u.response_excerpt, u.error,
+       u.outcome
+     FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[])
+       AS u (delivery_id, worker_id, http_status, duration_ms, response_excerpt, error, outcome)
+     WHERE EXISTS (SELECT 1 FROM callback_deliveries d WHERE d.id = u.delivery_id)
+     RETURNING delivery_id`,
+    [
+      attempts.map(({ deliveryId }) => deliveryId),
+      attempts.map(({ attempt }) => attempt.workerId),
+      attempts.map(({ attempt }) => attempt.httpStatus ?? null),
+      attempts.map(({ attempt }) => Math.max(0, Math.round(attempt.durationMs))),
+      attempts.map(({ attempt }) => excerptOf(attempt.responseExcerpt)),
+      attempts.map(({ attempt }) => attempt.error ?? null),
+      attempts.map(({ attempt }) => attempt.outcome),
+      at,
+    ],
+  );
+  const recorded = new Set(rows.map((row) => row.delivery_id));
+  const moved = attempts.filter(({ deliveryId }) => recorded.has(deliveryId));
+  if (moved.length === 0) return recorded;
+  await tx.query(
+    `UPDATE callback_deliveries AS d SET
+       status = u.status, attempts = d.attempts + 1, lease_owner = NULL, lease_until = NULL,
+       updated_at = $5::timestamptz,
+       next_attempt_at = COALESCE(u.next_attempt_at, d.next_attempt_at),
+       last_error = CASE WHEN u.status = 'delivered' THEN '' ELSE u.last_error END,
+       delivered_at = CASE WHEN u.status = 'delivered' THEN $5::timestamptz ELSE d.delivered_at END
+     FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[]) AS u (id, status, next_attempt_at, last_error)
+     WHERE d.id = u.id AND d.status = 'pending'`,
+    [
+      moved.map(({ deliveryId }) => deliveryId),
+      moved.map(({ attempt }) => statusAfter(attempt)),
+      moved.map(({ attempt }) =>
+        attempt.outcome === 'retry' ? (attempt.nextAttemptAt ?? now).toISOString() : null,
+      ),
+      moved.map(({ attempt }) => lastErrorOf(attempt)),
+      at,
+    ],
+  );
+  return recorded;
+}
+
+/**
+ * Queues a terminal transaction's callback again: its deliveries to the account's enabled endpoints (or
+ * the one given) are made pending and due now, keeping their webhook-id; an endpoint without a delivery
+ * for it gets a new one. Returns how many deliveries are queued (0 when the transaction is not
+ * terminal or no endpoint applies).
+ */
+export async function requeueCallbacks(
+  tx: Queryable,
+  record: TransactionRecord,
+  channel: ChannelBalance,
+  now: Date,
+  endpointId: string | undefined,
+): Promise<number> {
+  if (callbackEventOf(record) === undefined) return 0;
+  const { rows: endpoints } = await tx.query<{ id: string }>(
+    `SELECT id FROM callback_endpoints
+     WHERE account_id = $1 AND enabled AND removed_at IS NULL AND ($2::text IS NULL OR id = $2)`,
+    [record.accountId, endpointId ?? null],
+  );
+  if (endpoints.length === 0) return 0;
+  const ids = endpoints.map((endpoint) => endpoint.id);
+  // A delivery that is pending keeps its lease: a worker may be sending it right now.
+  const { rows: reset } = await tx.query<{ endpoint_id: string }>(
+    `UPDATE callback_deliveries SET
+       next_attempt_at = $3::timestamptz, updated_at = $3::timestamptz,
+       lease_owner = CASE WHEN status = 'pending' THEN lease_owner END,
+       lease_until = CASE WHEN status = 'pending' THEN lease_until END,
+       status = 'pending'
+     WHERE reference = $1 AND endpoint_id = ANY($2::text[])
+     RETURNING endpoint_id`,
+    [record.reference, ids, now.toISOString()],
+  );
+  const resetIds = new Set(reset.map((row) => row.endpoint_id));
+  const missing = ids.filter((id) => !resetIds.has(id));
+  const added = missing.length === 0 ? 0 : await enqueueCallbacks(tx, [{ record, channel }], now, missing);
+  return reset.length + added;
+}
+
+interface DeliveryRow {
+  id: string;
+  endpoint_id: string;
+  reference: string;
+  event: CallbackEvent;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date;
+  last_error: string;
+  created_at: Date;
+  delivered_at: Date | null;
+}
+
+interface AttemptRow {
+  delivery_id: string;
+  worker_id: string;
+  attempted_at: Date;
+  http_status: number | null;
+  duration_ms: number;
+  response_excerpt: string;
+  error: string | null;
+  outcome: AttemptOutcome;
+}
+
+/** The account's deliveries (newest first, at most 500), each with every attempt, oldest first. */
+export async function listDeliveries(
+  db: Queryable,
+  accountId: string,
+  filter: { reference?: string; status?: DeliveryStatus },
+): Promise<DeliveryRecord[]> {
+  const { rows } = await db.query<DeliveryRow>(
+    `SELECT id, endpoint_id, reference, event, status, attempts, next_attempt_at, last_error, created_at, delivered_at
+     FROM callback_deliveries
+     WHERE account_id = $1 AND ($2::text IS NULL OR reference = $2) AND ($3::text IS NULL OR status = $3)
+     ORDER BY created_at DESC, id LIMIT ${listLimit}`,
+    [accountId, filter.reference ?? null, filter.status ?? null],
+  );
+  if (rows.length === 0) return [];
+  const { rows: attemptRows } = await db.query<AttemptRow>(
+    `SELECT delivery_id, worker_id, attempted_at, http_status, duration_ms, response_excerpt, error, outcome
+     FROM callback_attempts WHERE delivery_id = ANY($1::text[]) ORDER BY attempted_at, id`,
+    [rows.map((row) => row.id)],
+  );
+  const attempts = new Map<string, AttemptRecord[]>();
+  for (const row of attemptRows) {
+    const list = attempts.get(row.delivery_id) ?? [];
+    list.push({
+      attemptedAt: row.attempted_at,
+      workerId: row.worker_id,
+      httpStatus: row.http_status ?? undefined,
+      durationMs: row.duration_ms,
+      responseExcerpt: row.response_excerpt,
+      error: row.error ?? undefined,
+      outcome: row.outcome,
+    });
+    attempts.set(row.delivery_id, list);
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    endpointId: row.endpoint_id,
+    reference: row.reference,
+    event: row.event,
+    status: row.status,
+    attemptCount: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    deliveredAt: row.delivered_at ?? undefined,
+    attempts: attempts.get(row.id) ?? [],
+  }));
+}

@@ -1,0 +1,123 @@
+// Group commit: requests are queued and flushed together. A flush starts when the oldest queued item
+// has waited `maxWaitMs`, or at once when `maxSize` items are queued. One flush runs at a time; what
+// arrives meanwhile becomes the next batch, which starts as soon as the running one finishes, so the
+// batch size follows the load on its own.
+
+import { LedgerError } from './ledger-error.js';
+
+/** One item's result from a flush: its own value, or its own error. */
+export type ItemResult<O> = { ok: true; value: O } | { ok: false; error: unknown };
+
+export interface GroupCommitOptions<I, O> {
+  maxWaitMs: number;
+  maxSize: number;
+  /** Applies a batch; returns one result per item, in order. A throw fails every item with it. */
+  flush: (items: readonly I[]) => Promise<ItemResult<O>[]>;
+}
+
+export interface GroupCommit<I, O> {
+  submit(item: I): Promise<O>;
+  /** Flushes everything queued, waits for it, and refuses later submissions. */
+  close(): Promise<void>;
+}
+
+interface Waiting<I, O> {
+  item: I;
+  resolve(value: O): void;
+  reject(error: unknown): void;
+}
+
+/** A group-commit queue in front of `flush`. */
+export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): GroupCommit<I, O> {
+  const { maxWaitMs, maxSize, flush } = options;
+  if (!Number.isInteger(maxSize) || maxSize < 1) {
+    throw new RangeError(`Expected a batch maxSize of at least 1, received ${String(maxSize)}.`);
+  }
+  if (!Number.isFinite(maxWaitMs) || maxWaitMs < 0) {
+    throw new RangeError(`Expected a batch maxWaitMs of 0 or more, received ${String(maxWaitMs)}.`);
+  }
+  let queue: Waiting<I, O>[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let closed = false;
+
+  async function runBatch(batch: Waiting<I, O>[]): Promise<void> {
+    try {
+      const results = await flush(batch.map((waiting) => waiting.item));
+      if (results.length !== batch.length) {
+        throw new Error(`Expected ${batch.length} results from a batch flush, received ${results.length}.`);
+      }
+      batch.forEach((waiting, index) => {
+        const result = results[index] as ItemResult<O>;
+        if (result.ok) waiting.resolve(result.value);
+        else waiting.reject(result.error);
+      });
+    } catch (error) {
+      for (const waiting of batch) waiting.reject(error);
+    }
+  }
+
+  function start(): void {
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
+    const batch = queue.slice(0, maxSize);
+    queue = queue.slice(batch.length);
+    running = runBatch(batch).finally(() => {
+      running = undefined;
+      if (queue.length > 0) start();
+    });
+  }
+
+  function schedule(): void {
+    if (running !== undefined) return;
+    if (queue.length >= maxSize) start();
+    else timer ??= setTimeout(start, maxWaitMs);
+  }
+
+  return {
+    submit(item) {
+      if (closed)
+        return Promise.reject(
+          new LedgerError('ledger_closed', 'The ledger is closed; no request is accepted.'),
+        );
+      return new Promise<O>((resolve, reject) => {
+        queue.push({ item, resolve, reject });
+        schedule();
+      });
+    },
+    async close() {
+      closed = true;
+      while (running !== undefined || queue.length > 0) {
+        if (running === undefined) start();
+        await running;
+      }
+    },
+  };
+}
+
+/**
+ * A flush that, when a whole batch fails, applies its items again one at a time, so one item that cannot
+ * be applied fails alone instead of holding back every item batched with it.
+ */
+export function isolatingFailures<I, O>(
+  flush: (items: readonly I[]) => Promise<ItemResult<O>[]>,
+): (items: readonly I[]) => Promise<ItemResult<O>[]> {
+  return async (items) => {
+    try {
+      return await flush(items);
+    } catch (error) {
+      if (items.length === 1) return [{ ok: false, error }];
+      const results: ItemResult<O>[] = [];
+      for (const item of items) {
+        try {
+          results.push(...(await flush([item])));
+        } catch (single) {
+          results.push({ ok: false, error: single });
+        }
+      }
+      return results;
+    }
+  };
+}

@@ -1,0 +1,192 @@
+// Idempotency keys: key + request hash + the stored response, per account, kept 24 hours. A request
+// claims its key in the same database transaction that creates it (INSERT … ON CONFLICT), so two
+// processes racing on one key create one transaction; the loser reads the winner's row.
+
+import type { Queryable } from './store.js';
+import type { RequestOutcome, StoredResponse } from './outcomes.js';
+
+/**
+ * An `Idempotency-Key` and the fingerprint of the request sent with it.
+ *
+ * @example
+ * ```ts
+ * import { parseSendAgentFloat } from '@topup/validation';
+ * import { createLedger, openStore } from '@topup/ledger';
+ * import { createHash } from 'node:crypto';
+ *
+ * const ledger = createLedger(await openStore({ dataDir: 'memory://' }));
+ * const account = await ledger.createAccount({ name: 'Duka Supplies' });
+ * await ledger.fund(account.id, 'float', 5_000_000n);
+ * const parsed = parseSendAgentFloat({
+ *   mobile: '0712345678',
+ *   amount: 1500,
+ *   agent_number: '123456',
+ *   store_number: '654321',
+ * });
+ * if (!parsed.ok) throw new Error(parsed.errors.join(', '));
+ *
+ * const requestHash = createHash('sha256').update(JSON.stringify(parsed.value)).digest('hex');
+ * const first = await ledger.requestAgentFloat({
+ *   accountId: account.id,
+ *   request: parsed.value,
+ *   idempotency: { key: 'order-1042', requestHash },
+ * });
+ * const other = await ledger.requestAgentFloat({
+ *   accountId: account.id,
+ *   request: parsed.value,
+ *   idempotency: { key: 'order-1042', requestHash: 'another' },
+ * });
+ * other.kind; // 'idempotency_conflict'
+ * ```
+ */
+export interface IdempotencyClaim {
+  key: string;
+  /** A fingerprint of the request body; the same key with another hash is a conflict. */
+  requestHash: string;
+}
+
+/** How long a key holds: a request with an older key is treated as new. */
+export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
+
+export interface KeyClaim {
+  accountId: string;
+  key: string;
+  requestHash: string;
+  reference: string;
+}
+
+/** A key row as stored. */
+export interface HeldKey {
+  account_id: string;
+  key: string;
+  request_hash: string;
+  reference: string;
+  response_status: number | null;
+  response_content_type: string | null;
+  response_body: string | null;
+  response_headers: string | null;
+}
+
+/** The map key of an (account, idempotency key) pair. */
+export function keyOf(accountId: string, key: string): string {
+  return `${accountId}\u0000${key}`;
+}
+
+function cutoff(now: Date): string {
+  return new Date(now.getTime() - idempotencyWindowMs).toISOString();
+}
+
+/**
+ * Claims keys with one INSERT: new keys and expired ones are taken (an expired row is overwritten);
+ * returns the claimed pairs. A key held by another transaction that has not committed makes this wait
+ * for it. Rows go in sorted order so two batches never wait on each other's keys crosswise.
+ */
+export async function claimKeys(tx: Queryable, claims: readonly KeyClaim[], now: Date): Promise<Set<string>> {
+  if (claims.length === 0) return new Set();
+  const { rows } = await tx.query<{ account_id: string; key: string }>(
+    `INSERT INTO idempotency_keys AS k (account_id, key, request_hash, reference, created_at)
+     SELECT a, k, h, r, $5::timestamptz
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS c (a, k, h, r)
+     ORDER BY a, k
+     ON CONFLICT (account_id, key) DO UPDATE SET
+       request_hash = EXCLUDED.request_hash, reference = EXCLUDED.reference, created_at = EXCLUDED.created_at,
+       response_status = NULL, response_content_type = NULL, response_body = NULL, response_headers = NULL
+     WHERE k.created_at <= $6::timestamptz
+     RETURNING account_id, key`,
+    [
+      claims.map((c) => c.accountId),
+      claims.map((c) => c.key),
+      claims.map((c) => c.requestHash),
+      claims.map((c) => c.reference),
+      now.toISOString(),
+      cutoff(now),
+    ],
+  );
+  return new Set(rows.map((row) => keyOf(row.account_id, row.key)));
+}
+
+/** Removes claims whose request was refused (insufficient balance), so that nothing is written. */
+export async function releaseKeys(
+  tx: Queryable,
+  pairs: readonly { accountId: string; key: string }[],
+): Promise<void> {
+  if (pairs.length === 0) return;
+  await tx.query(
+    `DELETE FROM idempotency_keys
+     WHERE (account_id, key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+    [pairs.map((p) => p.accountId), pairs.map((p) => p.key)],
+  );
+}
+
+function storedResponseOf(row: HeldKey): StoredResponse | undefined {
+  if (row.response_status === null || row.response_body === null) return undefined;
+  const response: StoredResponse = {
+    httpStatus: row.response_status,
+    contentType: row.response_content_type ?? '',
+    body: row.response_body,
+  };
+  if (row.response_headers !== null)
+    response.headers = JSON.parse(row.response_headers) as Record<string, string>;
+  return response;
+}
+
+/** The answer to a request whose key is already held: replay, in progress, or conflict. */
+export function outcomeOfHeldKey(row: HeldKey, requestHash: string): RequestOutcome {
+  if (row.request_hash !== requestHash) return { kind: 'idempotency_conflict' };
+  const response = storedResponseOf(row);
+  if (response !== undefined) return { kind: 'idempotent_replay', response };
+  return { kind: 'idempotency_in_progress', reference: row.reference };
+}
+
+/** The rows of keys that could not be claimed, keyed by `keyOf`. */
+export async function readHeldKeys(
+  tx: Queryable,
+  pairs: readonly { accountId: string; key: string }[],
+): Promise<Map<string, HeldKey>> {
+  if (pairs.length === 0) return new Map();
+  const { rows } = await tx.query<HeldKey>(
+    `SELECT account_id, key, request_hash, reference, response_status, response_content_type, response_body,
+            response_headers
+     FROM idempotency_keys WHERE (account_id, key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+    [pairs.map((p) => p.accountId), pairs.map((p) => p.key)],
+  );
+  return new Map(rows.map((row) => [keyOf(row.account_id, row.key), row]));
+}
+
+/** Stores the first response under a key; a later save for the same key changes nothing. */
+export async function saveIdempotentResponse(
+  db: Queryable,
+  accountId: string,
+  key: string,
+  response: StoredResponse,
+): Promise<void> {
+  await db.query(
+    `UPDATE idempotency_keys
+     SET response_status = $3, response_content_type = $4, response_body = $5, response_headers = $6
+     WHERE account_id = $1 AND key = $2 AND response_body IS NULL`,
+    [
+      accountId,
+      key,
+      response.httpStatus,
+      response.contentType,
+      response.body,
+      response.headers === undefined ? null : JSON.stringify(response.headers),
+    ],
+  );
+}
+
+/** The response stored under a live (unexpired) key, if any. */
+export async function findIdempotentResponse(
+  db: Queryable,
+  accountId: string,
+  key: string,
+  now: Date,
+): Promise<StoredResponse | undefined> {
+  const { rows } = await db.query<HeldKey>(
+    `SELECT account_id, key, request_hash, reference, response_status, response_content_type, response_body,
+            response_headers
+     FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND created_at > $3::timestamptz`,
+    [accountId, key, cutoff(now)],
+  );
+  return rows[0] === undefined ? undefined : storedResponseOf(rows[0]);
+}

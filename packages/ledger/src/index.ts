@@ -1,0 +1,29 @@
+// Public API of @topup/ledger: the store factory and migrations, the ledger (accounts, tokens, money,
+// transactions, idempotency, contacts, callback endpoints and outbox, verify) and the wire view of a
+// transaction.
+
+export { openStore, type OpenStoreOptions, type Queryable, type Store } from './store.js';
+export { migrate } from './migrate.js';
+export { createLedger, type CancelResult, type Ledger, type LedgerOptions } from './ledger.js';
+export { LedgerError, type LedgerErrorCode } from './ledger-error.js';
+export type { Account, AccountProfile, AccountStatus } from './accounts.js';
+export type { AuthenticatedToken, TokenInfo, TokenMode } from './tokens.js';
+export type { ChannelBalance, ChannelName } from './ledger-accounts.js';
+export type { IdempotencyClaim } from './idempotency.js';
+export type { RequestOutcome, ResolveOutcome, StoredResponse } from './outcomes.js';
+export type { TransactionRecord } from './transaction-record.js';
+export type { Contact } from './contacts.js';
+export type { CallbackEndpoint, CallbackFormat, NewCallbackEndpoint } from './callback-endpoints.js';
+export type { CallbackEvent } from './callback-payload.js';
+export {
+  outboxChannel,
+  type AttemptOutcome,
+  type AttemptRecord,
+  type ClaimedDelivery,
+  type DeliveryAttempt,
+  type DeliveryRecord,
+  type DeliveryStatus,
+} from './callback-outbox.js';
+export type { VerifyReport } from './verify.js';
+export { channelView, transactionData } from './transaction-view.js';
+export { formatMinor } from './money.js';

@@ -1,0 +1,484 @@
+// The ledger: the one object the server and worker use. It wires the store, the clock and the time
+// zone to each part (accounts, tokens, money, transactions, idempotency, contacts, callbacks, verify)
+// and puts transaction requests through group commit.
+
+import type { Carrier } from '@topup/envelope';
+import type { BuyAirtimeRequest, SendAgentFloatRequest } from '@topup/validation';
+import * as accounts from './accounts.js';
+import type { Account, AccountProfile, AccountStatus } from './accounts.js';
+import { createAuthenticationCache } from './authentication-cache.js';
+import * as endpoints from './callback-endpoints.js';
+import type { CallbackEndpoint, NewCallbackEndpoint } from './callback-endpoints.js';
+import * as outbox from './callback-outbox.js';
+import type { ClaimedDelivery, DeliveryAttempt, DeliveryRecord, DeliveryStatus } from './callback-outbox.js';
+import { findContact, type Contact } from './contacts.js';
+import { createGroupCommit, isolatingFailures } from './group-commit.js';
+import * as idempotency from './idempotency.js';
+import type { IdempotencyClaim } from './idempotency.js';
+import {
+  channelBalanceOf,
+  findChannelAccount,
+  readChannelBalance,
+  systemAccountIds,
+  type ChannelBalance,
+  type ChannelName,
+} from './ledger-accounts.js';
+import { LedgerError } from './ledger-error.js';
+import type { RequestOutcome, ResolveOutcome, StoredResponse } from './outcomes.js';
+import { applyRequestBatch } from './request-batch.js';
+import {
+  listRequested,
+  markAllSubmitted,
+  resolveBatch,
+  type Resolution,
+  type ResolutionRequest,
+} from './resolution.js';
+import type { Store } from './store.js';
+import * as tokens from './tokens.js';
+import type { AuthenticatedToken, TokenInfo, TokenMode } from './tokens.js';
+import { assertTimeZone } from './transaction-date.js';
+import { agentFloatDraft, airtimeDraft, type TransactionDraft } from './transaction-draft.js';
+import {
+  transactionColumns,
+  transactionRecordOf,
+  type TransactionRecord,
+  type TransactionRow,
+} from './transaction-record.js';
+import { applyTransfers } from './transfers.js';
+import { verifyLedger, type VerifyReport } from './verify.js';
+
+/**
+ * Settings of `createLedger`; every one has a default.
+ *
+ * @example
+ * ```ts
+ * import { createLedger, type LedgerOptions, openStore } from '@topup/ledger';
+ *
+ * const options: LedgerOptions = {
+ *   timeZone: 'Africa/Nairobi',
+ *   batch: { maxWaitMs: 2, maxSize: 512 },
+ *   commissionBasisPoints: { CarrierA: 150 }, // 1.5 % of CarrierA airtime stays with the caller
+ *   onBatch: (size) => console.log(`committed ${size} requests`),
+ * };
+ * const ledger = createLedger(await openStore({ dataDir: 'memory://' }), options);
+ * ```
+ */
+export interface LedgerOptions {
+  /** Time zone of `transaction.date`. Default `Africa/Nairobi`. */
+  timeZone?: string;
+  /** The clock; injectable for tests. */
+  now?: () => Date;
+  /** Group commit: flush after `maxWaitMs` (default 1) or at `maxSize` requests (default 256). */
+  batch?: { maxWaitMs?: number; maxSize?: number };
+  /** Airtime commission kept by the caller's Airtime channel, per carrier, in basis points. Default 0. */
+  commissionBasisPoints?: Partial<Record<Carrier, number>>;
+  /** Called after each batch commits, with its size (for metrics). */
+  onBatch?: (size: number) => void;
+  /**
+   * How long a valid token's authentication is reused, in milliseconds. Default 0: every `authenticate`
+   * reads the store. A revocation or status change made through this ledger applies at once either way;
+   * one made by another process applies within this time.
+   */
+  authCacheMs?: number;
+  /** Test hooks. */
+  faultInjection?: {
+    /** Runs inside each batch's transaction after every write, before COMMIT; a throw rolls it back. */
+    beforeCommit?: (batchSize: number) => void | Promise<void>;
+  };
+}
+
+/**
+ * Why a transaction was cancelled, as the provider or the timeout said; `reason` goes into the callback's
+ * `errors`.
+ *
+ * @example
+ * ```ts
+ * import { parseSendAgentFloat } from '@topup/validation';
+ * import { createLedger, openStore } from '@topup/ledger';
+ *
+ * const ledger = createLedger(await openStore({ dataDir: 'memory://' }));
+ * const account = await ledger.createAccount({ name: 'Duka Supplies' });
+ * await ledger.fund(account.id, 'float', 5_000_000n);
+ * const parsed = parseSendAgentFloat({
+ *   mobile: '0712345678',
+ *   amount: 1500,
+ *   agent_number: '123456',
+ *   store_number: '654321',
+ * });
+ * if (!parsed.ok) throw new Error(parsed.errors.join(', '));
+ * const outcome = await ledger.requestAgentFloat({ accountId: account.id, request: parsed.value });
+ * if (outcome.kind === 'created') {
+ *   await ledger.cancel(outcome.transaction.reference, {
+ *     reason: 'provider refused the transfer',
+ *     providerCode: 'E42',
+ *   });
+ *   (await ledger.balance(account.id, 'float')).availableMinor; // 5000000n: the reservation is void
+ * }
+ * ```
+ */
+export interface CancelResult {
+  reason: string;
+  providerCode?: string;
+  /**
+   * Airtime only: the payer's payment had been collected when the purchase failed (e.g. delivery failed
+   * after payment), so the ledger records the collection and its refund and the payer nets zero.
+   */
+  paymentCollected?: boolean;
+}
+
+/**
+ * The ledger of one store: accounts and tokens, money, transactions and their lifecycle, idempotency,
+ * contacts, callback endpoints and the callback outbox. Create it with `createLedger`.
+ *
+ * @example
+ * ```ts
+ * import { parseSendAgentFloat } from '@topup/validation';
+ * import { createLedger, openStore } from '@topup/ledger';
+ *
+ * const ledger = createLedger(await openStore({ dataDir: 'memory://' }));
+ * const account = await ledger.createAccount({ name: 'Duka Supplies' });
+ * await ledger.fund(account.id, 'float', 5_000_000n);
+ * const parsed = parseSendAgentFloat({
+ *   mobile: '0712345678',
+ *   amount: 1500,
+ *   agent_number: '123456',
+ *   store_number: '654321',
+ * });
+ * if (!parsed.ok) throw new Error(parsed.errors.join(', '));
+ * const outcome = await ledger.requestAgentFloat({ accountId: account.id, request: parsed.value });
+ * if (outcome.kind === 'created') {
+ *   await ledger.complete(outcome.transaction.reference, { providerCode: 'MNA-REF-0097' });
+ * }
+ * (await ledger.balance(account.id, 'float')).availableMinor; // 4850000n
+ * (await ledger.verify()).ok; // true
+ * await ledger.close();
+ * ```
+ */
+export interface Ledger {
+  createAccount(profile: AccountProfile): Promise<Account>;
+  getAccount(accountId: string): Promise<Account | undefined>;
+  listAccounts(): Promise<Account[]>;
+  /** `closed` is final. */
+  setAccountStatus(accountId: string, status: AccountStatus): Promise<Account>;
+  /** The token is shown once: `tk_test_` / `tk_live_` + 32 base62 characters; stored as a SHA-256 hash. */
+  issueToken(accountId: string, mode: TokenMode): Promise<{ tokenId: string; token: string }>;
+  revokeToken(tokenId: string): Promise<void>;
+  listTokens(accountId: string): Promise<TokenInfo[]>;
+  /** Unknown or revoked → undefined. */
+  authenticate(token: string): Promise<AuthenticatedToken | undefined>;
+
+  /** Credits the channel from outside funding. */
+  fund(accountId: string, channel: ChannelName, amountMinor: bigint): Promise<ChannelBalance>;
+  balance(accountId: string, channel: ChannelName): Promise<ChannelBalance>;
+
+  /** Reserves the float (pending transfer); group-committed. */
+  requestAgentFloat(input: {
+    accountId: string;
+    request: SendAgentFloatRequest;
+    idempotency?: IdempotencyClaim;
+  }): Promise<RequestOutcome>;
+  /** Records the purchase; no money moves until it completes. Group-committed. */
+  requestAirtime(input: {
+    accountId: string;
+    request: BuyAirtimeRequest;
+    idempotency?: IdempotencyClaim;
+  }): Promise<RequestOutcome>;
+  saveIdempotentResponse(accountId: string, key: string, response: StoredResponse): Promise<void>;
+  findIdempotentResponse(accountId: string, key: string): Promise<StoredResponse | undefined>;
+  markSubmitted(reference: string): Promise<void>;
+  complete(reference: string, result: { providerCode: string }): Promise<ResolveOutcome>;
+  cancel(reference: string, result: CancelResult): Promise<ResolveOutcome>;
+  /** Only the caller's own transaction. */
+  getTransaction(accountId: string, reference: string): Promise<TransactionRecord | undefined>;
+  findTransaction(reference: string): Promise<TransactionRecord | undefined>;
+  /** Still requested, created before `olderThan`, oldest first. */
+  listExpired(olderThan: Date, limit: number): Promise<TransactionRecord[]>;
+  /** Requested and never submitted, created before `olderThan`, oldest first. */
+  listUnsubmitted(olderThan: Date, limit: number): Promise<TransactionRecord[]>;
+
+  findContact(accountId: string, mobile: string): Promise<Contact | undefined>;
+
+  addCallbackEndpoint(
+    accountId: string,
+    input: NewCallbackEndpoint,
+  ): Promise<{ endpoint: CallbackEndpoint; secret: string }>;
+  /** Never secrets. */
+  listCallbackEndpoints(accountId: string): Promise<CallbackEndpoint[]>;
+  removeCallbackEndpoint(accountId: string, endpointId: string): Promise<boolean>;
+  rotateCallbackSecret(
+    accountId: string,
+    endpointId: string,
+    graceSeconds: number,
+  ): Promise<string | undefined>;
+  /** Current first, then the previous one while inside its grace period. */
+  endpointSecrets(endpointId: string): Promise<string[]>;
+  claimDeliveries(options: { workerId: string; limit: number; leaseMs: number }): Promise<ClaimedDelivery[]>;
+  recordDeliveryAttempt(deliveryId: string, attempt: DeliveryAttempt): Promise<void>;
+  resendCallbacks(accountId: string, reference: string, endpointId?: string): Promise<number>;
+  listDeliveries(
+    accountId: string,
+    filter: { reference?: string; status?: DeliveryStatus },
+  ): Promise<DeliveryRecord[]>;
+
+  verify(): Promise<VerifyReport>;
+  /** Flushes the batcher; does NOT close the store. */
+  close(): Promise<void>;
+}
+
+const carriers: readonly Carrier[] = ['CarrierA', 'CarrierB', 'CarrierC'];
+
+function commissionTable(options: Partial<Record<Carrier, number>> = {}): Record<Carrier, number> {
+  const table = { CarrierA: 0, CarrierB: 0, CarrierC: 0 };
+  for (const carrier of carriers) {
+    const points = options[carrier] ?? 0;
+    if (!Number.isInteger(points) || points < 0 || points > 10_000) {
+      throw new RangeError(
+        `Expected ${carrier} commission in whole basis points from 0 to 10000, received ${String(points)}.`,
+      );
+    }
+    table[carrier] = points;
+  }
+  return table;
+}
+
+/**
+ * The ledger over a migrated store.
+ *
+ * @example
+ * ```ts
+ * import { createLedger, openStore } from '@topup/ledger';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * const ledger = createLedger(store);
+ *
+ * const account = await ledger.createAccount({ name: 'Duka Supplies' });
+ * await ledger.fund(account.id, 'float', 5_000_000n); // KES 50,000.00
+ * (await ledger.balance(account.id, 'float')).availableMinor; // 5000000n
+ * await ledger.close(); // flushes pending requests; the store stays open
+ * await store.close();
+ * ```
+ */
+export function createLedger(store: Store, options: LedgerOptions = {}): Ledger {
+  const timeZone = options.timeZone ?? 'Africa/Nairobi';
+  assertTimeZone(timeZone);
+  const now = options.now ?? (() => new Date());
+  const commissionBasisPoints = commissionTable(options.commissionBasisPoints);
+  const beforeCommit = options.faultInjection?.beforeCommit;
+  const authentications = createAuthenticationCache(options.authCacheMs ?? 0);
+
+  const requests = createGroupCommit<TransactionDraft, RequestOutcome>({
+    maxWaitMs: options.batch?.maxWaitMs ?? 1,
+    maxSize: options.batch?.maxSize ?? 256,
+    async flush(batch) {
+      const results = await store.transaction((tx) =>
+        applyRequestBatch(tx, batch, {
+          now: now(),
+          timeZone,
+          ...(beforeCommit === undefined ? {} : { beforeCommit }),
+        }),
+      );
+      options.onBatch?.(batch.length);
+      return results;
+    },
+  });
+
+  /**
+   * Wakes the workers after a commit. The commit already happened, so a failure here must not turn it into
+   * an error: an unannounced delivery is found by the workers' polling instead.
+   */
+  async function announceCallbacks(reference: string): Promise<void> {
+    await store.notify(outbox.outboxChannel, reference).catch(() => undefined);
+  }
+
+  // Submissions are noted many at a time: one UPDATE for every reference that arrived meanwhile.
+  const submissions = createGroupCommit<string, undefined>({
+    maxWaitMs: 0,
+    maxSize: options.batch?.maxSize ?? 256,
+    async flush(references) {
+      await markAllSubmitted(store, references, now());
+      return references.map(() => ({ ok: true, value: undefined }));
+    },
+  });
+
+  async function resolveTogether(batch: readonly ResolutionRequest[]): Promise<ResolveOutcome[]> {
+    const { outcomes, callbacks } = await store.transaction((tx) =>
+      resolveBatch(tx, batch, { now: now(), timeZone, commissionBasisPoints }),
+    );
+    if (callbacks > 0) await store.notify(outbox.outboxChannel, batch[0]?.reference ?? '');
+    return outcomes;
+  }
+
+  // Completions and cancellations are group-committed like requests.
+  const resolutions = createGroupCommit<ResolutionRequest, ResolveOutcome>({
+    maxWaitMs: options.batch?.maxWaitMs ?? 1,
+    maxSize: options.batch?.maxSize ?? 256,
+    flush: isolatingFailures(async (batch) => {
+      const outcomes = await resolveTogether(batch);
+      return outcomes.map((value) => ({ ok: true, value }));
+    }),
+  });
+
+  const resolve = (reference: string, resolution: Resolution): Promise<ResolveOutcome> =>
+    resolutions.submit({ reference, resolution });
+
+  // Callback attempts are recorded many per transaction too. An endpoint that is gone takes the endpoint's
+  // lock before its deliveries', as removing an endpoint does, so those are recorded first, one by one;
+  // a repeated attempt of one delivery is recorded after the others.
+  const attempts = createGroupCommit<{ deliveryId: string; attempt: DeliveryAttempt }, undefined>({
+    maxWaitMs: options.batch?.maxWaitMs ?? 1,
+    maxSize: options.batch?.maxSize ?? 256,
+    flush: isolatingFailures(async (batch) => {
+      const at = now();
+      const seen = new Set<string>();
+      const together = batch.filter(({ deliveryId, attempt }) => {
+        const alone = attempt.outcome === 'endpoint_gone' || seen.has(deliveryId);
+        seen.add(deliveryId);
+        return !alone;
+      });
+      const gone = batch.filter(({ attempt }) => attempt.outcome === 'endpoint_gone');
+      const repeated = batch.filter((item) => item.attempt.outcome !== 'endpoint_gone' && !together.includes(item));
+      const recorded = await store.transaction(async (tx) => {
+        for (const item of gone) await outbox.recordDeliveryAttempt(tx, item.deliveryId, item.attempt, at);
+        const ids = await outbox.recordDeliveryAttempts(tx, together, at);
+        for (const item of repeated) await outbox.recordDeliveryAttempt(tx, item.deliveryId, item.attempt, at);
+        return ids;
+      });
+      return batch.map((item) =>
+        !together.includes(item) || recorded.has(item.deliveryId)
+          ? { ok: true, value: undefined }
+          : {
+              ok: false,
+              error: new Error(`Expected callback delivery ${item.deliveryId} to exist, found none.`),
+            },
+      );
+    }),
+  });
+
+  async function findRecord(reference: string, accountId?: string): Promise<TransactionRecord | undefined> {
+    const { rows } = await store.query<TransactionRow>(
+      `SELECT ${transactionColumns} FROM transactions WHERE reference = $1 AND ($2::text IS NULL OR account_id = $2)`,
+      [reference, accountId ?? null],
+    );
+    return rows[0] === undefined ? undefined : transactionRecordOf(rows[0], timeZone);
+  }
+
+  async function requireBalance(accountId: string, channel: ChannelName): Promise<ChannelBalance> {
+    const balance = await readChannelBalance(store, accountId, channel);
+    if (balance === undefined) throw new LedgerError('account_not_found', `No account ${accountId}.`);
+    return balance;
+  }
+
+  return {
+    createAccount: (profile) => accounts.createAccount(store, profile, now()),
+    getAccount: (accountId) => accounts.getAccount(store, accountId),
+    listAccounts: () => accounts.listAccounts(store),
+    async setAccountStatus(accountId, status) {
+      const account = await accounts.setAccountStatus(store, accountId, status, now());
+      authentications.forgetAccount(accountId);
+      return account;
+    },
+    issueToken: (accountId, mode) => tokens.issueToken(store, accountId, mode, now()),
+    async revokeToken(tokenId) {
+      await tokens.revokeToken(store, tokenId, now());
+      authentications.forgetToken(tokenId);
+    },
+    listTokens: (accountId) => tokens.listTokens(store, accountId),
+    authenticate: (token) =>
+      authentications.get(tokens.hashToken(token), () => tokens.authenticate(store, token)),
+
+    async fund(accountId, channel, amountMinor) {
+      if (typeof amountMinor !== 'bigint' || amountMinor <= 0n) {
+        throw new LedgerError(
+          'invalid_input',
+          `Expected a positive amount in cents, received ${String(amountMinor)}.`,
+        );
+      }
+      return store.transaction(async (tx) => {
+        const account = await accounts.getAccount(tx, accountId);
+        if (account === undefined) throw new LedgerError('account_not_found', `No account ${accountId}.`);
+        if (account.status === 'closed')
+          throw new LedgerError('account_closed', `Account ${accountId} is closed.`);
+        const target = await findChannelAccount(tx, accountId, channel);
+        if (target === undefined)
+          throw new LedgerError('account_not_found', `No ${channel} channel for ${accountId}.`);
+        const updated = await applyTransfers(
+          tx,
+          [
+            {
+              debitAccountId: systemAccountIds.funding,
+              creditAccountId: target.id,
+              amount: amountMinor,
+              kind: 'single',
+              purpose: 'funding',
+            },
+          ],
+          now(),
+        );
+        const state = updated.get(target.id);
+        if (state === undefined)
+          throw new Error(`Expected the funded account ${target.code} among the updated ones.`);
+        return channelBalanceOf(channel, state);
+      });
+    },
+    balance: requireBalance,
+
+    async requestAgentFloat({ accountId, request, idempotency: claim }) {
+      return requests.submit(agentFloatDraft(accountId, request, claim, now()));
+    },
+    async requestAirtime({ accountId, request, idempotency: claim }) {
+      return requests.submit(airtimeDraft(accountId, request, claim, now()));
+    },
+    saveIdempotentResponse: (accountId, key, response) =>
+      idempotency.saveIdempotentResponse(store, accountId, key, response),
+    findIdempotentResponse: (accountId, key) =>
+      idempotency.findIdempotentResponse(store, accountId, key, now()),
+    markSubmitted: (reference) => submissions.submit(reference),
+    complete: (reference, result) =>
+      resolve(reference, { kind: 'complete', providerCode: result.providerCode }),
+    cancel: (reference, result) => resolve(reference, { kind: 'cancel', ...result }),
+    getTransaction: (accountId, reference) => findRecord(reference, accountId),
+    findTransaction: (reference) => findRecord(reference),
+    listExpired: (olderThan, limit) => listRequested(store, olderThan, limit, false, timeZone),
+    listUnsubmitted: (olderThan, limit) => listRequested(store, olderThan, limit, true, timeZone),
+
+    findContact: (accountId, mobile) => findContact(store, accountId, mobile),
+
+    addCallbackEndpoint: (accountId, input) => endpoints.addCallbackEndpoint(store, accountId, input, now()),
+    listCallbackEndpoints: (accountId) => endpoints.listCallbackEndpoints(store, accountId),
+    removeCallbackEndpoint: (accountId, endpointId) =>
+      endpoints.removeCallbackEndpoint(store, accountId, endpointId, now()),
+    rotateCallbackSecret: (accountId, endpointId, graceSeconds) =>
+      endpoints.rotateCallbackSecret(store, accountId, endpointId, graceSeconds, now()),
+    endpointSecrets: (endpointId) => endpoints.endpointSecrets(store, endpointId, now()),
+    claimDeliveries: (claim) => outbox.claimDeliveries(store, claim, now()),
+    recordDeliveryAttempt: (deliveryId, attempt) => attempts.submit({ deliveryId, attempt }),
+    async resendCallbacks(accountId, reference, endpointId) {
+      const count = await store.transaction(async (tx) => {
+        const { rows } = await tx.query<TransactionRow>(
+          `SELECT ${transactionColumns} FROM transactions WHERE reference = $1 AND account_id = $2`,
+          [reference, accountId],
+        );
+        if (rows[0] === undefined) return 0;
+        const record = transactionRecordOf(rows[0], timeZone);
+        const channel = await readChannelBalance(
+          tx,
+          accountId,
+          record.type === 'Airtime' ? 'airtime' : 'float',
+        );
+        if (channel === undefined) return 0;
+        return outbox.requeueCallbacks(tx, record, channel, now(), endpointId);
+      });
+      if (count > 0) await announceCallbacks(reference);
+      return count;
+    },
+    listDeliveries: (accountId, filter) => outbox.listDeliveries(store, accountId, filter),
+
+    verify: () => verifyLedger(store),
+    async close() {
+      await requests.close();
+      await submissions.close();
+      await resolutions.close();
+      await attempts.close();
+    },
+  };
+}

@@ -1,0 +1,126 @@
+// What the ledger answers to a transaction request and to a resolution (complete or cancel).
+
+import type { ChannelBalance } from './ledger-accounts.js';
+import type { TransactionRecord } from './transaction-record.js';
+
+/**
+ * A response stored under an idempotency key, replayed byte for byte.
+ *
+ * @example
+ * ```ts
+ * import { parseSendAgentFloat } from '@topup/validation';
+ * import { createLedger, openStore } from '@topup/ledger';
+ *
+ * const ledger = createLedger(await openStore({ dataDir: 'memory://' }));
+ * const account = await ledger.createAccount({ name: 'Duka Supplies' });
+ * await ledger.fund(account.id, 'float', 5_000_000n);
+ * const parsed = parseSendAgentFloat({
+ *   mobile: '0712345678',
+ *   amount: 1500,
+ *   agent_number: '123456',
+ *   store_number: '654321',
+ * });
+ * if (!parsed.ok) throw new Error(parsed.errors.join(', '));
+ *
+ * const idempotency = { key: 'order-1042', requestHash: 'sha256-of-the-body' };
+ * const outcome = await ledger.requestAgentFloat({
+ *   accountId: account.id,
+ *   request: parsed.value,
+ *   idempotency,
+ * });
+ * await ledger.saveIdempotentResponse(account.id, idempotency.key, {
+ *   httpStatus: 200,
+ *   contentType: 'application/json',
+ *   body: '{"status":{}}',
+ * });
+ * const replay = await ledger.requestAgentFloat({
+ *   accountId: account.id,
+ *   request: parsed.value,
+ *   idempotency,
+ * });
+ * replay.kind === 'idempotent_replay' ? replay.response.httpStatus : undefined; // 200
+ * ```
+ */
+export interface StoredResponse {
+  httpStatus: number;
+  contentType: string;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * What the ledger did with a transaction request: created it, refused it for lack of balance, or found
+ * its idempotency key already used.
+ *
+ * @example
+ * ```ts
+ * import { parseSendAgentFloat } from '@topup/validation';
+ * import { createLedger, openStore } from '@topup/ledger';
+ *
+ * const ledger = createLedger(await openStore({ dataDir: 'memory://' }));
+ * const account = await ledger.createAccount({ name: 'Duka Supplies' });
+ * await ledger.fund(account.id, 'float', 5_000_000n);
+ * const parsed = parseSendAgentFloat({
+ *   mobile: '0712345678',
+ *   amount: 1500,
+ *   agent_number: '123456',
+ *   store_number: '654321',
+ * });
+ * if (!parsed.ok) throw new Error(parsed.errors.join(', '));
+ *
+ * const outcome = await ledger.requestAgentFloat({ accountId: account.id, request: parsed.value });
+ * switch (outcome.kind) {
+ *   case 'created':
+ *     console.log(outcome.transaction.reference, outcome.channel.availableMinor);
+ *     break;
+ *   case 'insufficient_balance':
+ *     console.log('7000: available', outcome.channel.availableMinor);
+ *     break;
+ *   default:
+ *     console.log(outcome.kind);
+ * }
+ * ```
+ */
+export type RequestOutcome =
+  | { kind: 'created'; transaction: TransactionRecord; channel: ChannelBalance }
+  /** Float only; nothing was written. */
+  | { kind: 'insufficient_balance'; channel: ChannelBalance }
+  /** Same key, same request hash, and the first response is stored. */
+  | { kind: 'idempotent_replay'; response: StoredResponse }
+  /** Same key, same request hash, but the first request has not stored its response yet. */
+  | { kind: 'idempotency_in_progress'; reference: string }
+  /** Same key with another request hash, within the key's 24 hours. */
+  | { kind: 'idempotency_conflict' };
+
+/**
+ * What a completion or cancellation did: resolved the transaction, found it already resolved (nothing
+ * changed), or found no such transaction.
+ *
+ * @example
+ * ```ts
+ * import { parseSendAgentFloat } from '@topup/validation';
+ * import { createLedger, openStore } from '@topup/ledger';
+ *
+ * const ledger = createLedger(await openStore({ dataDir: 'memory://' }));
+ * const account = await ledger.createAccount({ name: 'Duka Supplies' });
+ * await ledger.fund(account.id, 'float', 5_000_000n);
+ * const parsed = parseSendAgentFloat({
+ *   mobile: '0712345678',
+ *   amount: 1500,
+ *   agent_number: '123456',
+ *   store_number: '654321',
+ * });
+ * if (!parsed.ok) throw new Error(parsed.errors.join(', '));
+ *
+ * const outcome = await ledger.requestAgentFloat({ accountId: account.id, request: parsed.value });
+ * if (outcome.kind === 'created') {
+ *   (await ledger.complete(outcome.transaction.reference, { providerCode: 'MNA-REF-0097' })).kind; // 'resolved'
+ *   (await ledger.cancel(outcome.transaction.reference, { reason: 'late' })).kind; // 'already_resolved'
+ * }
+ * (await ledger.complete('TXUNKNOWN', { providerCode: '' })).kind; // 'not_found'
+ * ```
+ */
+export type ResolveOutcome =
+  | { kind: 'resolved'; transaction: TransactionRecord }
+  | { kind: 'already_resolved'; transaction: TransactionRecord }
+  | { kind: 'not_found' };

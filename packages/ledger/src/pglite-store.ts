@@ -1,0 +1,69 @@
+// The embedded store: PGlite (PostgreSQL in WebAssembly) in a data folder. PGlite runs one connection,
+// so transactions are serialised by PGlite itself; notifications stay inside the process because
+// nothing outside it can share the instance. PGlite is loaded only when an embedded store is opened: its
+// module costs about 50 MB of memory, which a process on PostgreSQL never needs.
+
+import { EventEmitter } from 'node:events';
+import { mkdir } from 'node:fs/promises';
+import type { PGlite } from '@electric-sql/pglite';
+import type { Queryable, Store } from './store.js';
+
+export interface PgliteStoreOptions {
+  /** A folder, or `memory://`. */
+  dataDir: string;
+  /** A data folder dumped by `dumpDataDir`, to start from instead of running initdb. */
+  loadDataDir?: Blob;
+}
+
+const int8 = 20;
+const numeric = 1700;
+// `pg` hands out int8 and numeric as strings; PGlite is told to do the same, so the mapping code
+// converts to bigint in one place and behaves identically on both stores.
+const keepAsText = (value: string): string => value;
+
+function asQueryable(db: Pick<PGlite, 'query'>): Queryable {
+  return {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- see Queryable
+    async query<R>(sql: string, params: readonly unknown[] = []) {
+      const result = await db.query<R>(sql, [...params]);
+      return { rows: result.rows };
+    },
+  };
+}
+
+/** Opens PGlite in `dataDir`. The schema is not migrated here; `openStore` does that. */
+export async function openPgliteStore(options: PgliteStoreOptions): Promise<Store & { readonly db: PGlite }> {
+  // PGlite creates the data folder but not its parents; `memory://` and other schemes are not folders.
+  if (!options.dataDir.includes('://')) await mkdir(options.dataDir, { recursive: true });
+  const { PGlite: EmbeddedPostgres } = await import('@electric-sql/pglite');
+  const db = await EmbeddedPostgres.create(options.dataDir, {
+    parsers: { [int8]: keepAsText, [numeric]: keepAsText },
+    ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
+  });
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  const queryable = asQueryable(db);
+
+  return {
+    kind: 'pglite',
+    db,
+    ...queryable,
+    transaction: (fn) => db.transaction((tx) => fn(asQueryable(tx))),
+    listen(channel, onNotify) {
+      emitter.on(channel, onNotify);
+      return Promise.resolve(() => {
+        emitter.off(channel, onNotify);
+        return Promise.resolve();
+      });
+    },
+    notify(channel, payload) {
+      // Delivered on a later tick, as a real NOTIFY would be, never inside the notifier's call stack.
+      setImmediate(() => emitter.emit(channel, payload));
+      return Promise.resolve();
+    },
+    async close() {
+      emitter.removeAllListeners();
+      if (!db.closed) await db.close();
+    },
+  };
+}

@@ -1,0 +1,332 @@
+// Applies one batch of transaction requests in one database transaction, with a handful of statements
+// whatever the batch size: lock the ledger accounts involved (ascending id), claim idempotency keys,
+// read contacts, decide each request in arrival order against running balances, then write every
+// transaction, transfer, balance, contact and key release with set-based statements.
+
+import type { MoneyNetwork } from '@topup/envelope';
+import { accountColumns, accountOf, type Account, type AccountRow } from './accounts.js';
+import { contactKey, readContacts, upsertContacts, type ContactUpdate } from './contacts.js';
+import type { ItemResult } from './group-commit.js';
+import {
+  claimKeys,
+  keyOf,
+  outcomeOfHeldKey,
+  readHeldKeys,
+  releaseKeys,
+  type KeyClaim,
+} from './idempotency.js';
+import { newReference } from './ids.js';
+import {
+  availableOf,
+  channelBalanceOf,
+  lockLedgerAccounts,
+  systemAccountIds,
+  updateBalances,
+  type ChannelBalance,
+  type ChannelName,
+  type LedgerAccountState,
+} from './ledger-accounts.js';
+import { LedgerError } from './ledger-error.js';
+import type { RequestOutcome } from './outcomes.js';
+import type { Queryable } from './store.js';
+import type { TransactionDraft } from './transaction-draft.js';
+import {
+  transactionColumns,
+  transactionRecordOf,
+  type TransactionRecord,
+  type TransactionRow,
+} from './transaction-record.js';
+import { balanceDeltas, insertTransfers, type TransferInput } from './transfers.js';
+
+export interface BatchContext {
+  now: Date;
+  timeZone: string;
+  /** Test hook: runs after every write and before COMMIT; a throw rolls the whole batch back. */
+  beforeCommit?: (batchSize: number) => void | Promise<void>;
+}
+
+function channelOf(draft: TransactionDraft): ChannelName {
+  return draft.type === 'Agent Float' ? 'float' : 'airtime';
+}
+
+/** Caller channels by account and channel name, from the locked rows. */
+function channelIndex(locked: ReadonlyMap<bigint, LedgerAccountState>): Map<string, bigint> {
+  const index = new Map<string, bigint>();
+  for (const account of locked.values()) {
+    if (account.accountId !== undefined && account.channel !== undefined) {
+      index.set(`${account.accountId}:${account.channel}`, account.id);
+    }
+  }
+  return index;
+}
+
+async function readSenders(tx: Queryable, accountIds: readonly string[]): Promise<Map<string, Account>> {
+  const { rows } = await tx.query<AccountRow>(
+    `SELECT ${accountColumns} FROM accounts WHERE id = ANY($1::text[])`,
+    [accountIds],
+  );
+  return new Map(rows.map((row) => [row.id, accountOf(row)]));
+}
+
+/** Fills a blank recipient or payer name/e-mail from the caller's contacts. */
+async function fillFromContacts(
+  tx: Queryable,
+  drafts: readonly TransactionDraft[],
+): Promise<TransactionDraft[]> {
+  const lacking = drafts.flatMap((draft) => {
+    const parties = [draft.recipient, ...(draft.payment === undefined ? [] : [draft.payment])];
+    return parties
+      .filter((party) => party.name === '' || party.email === '')
+      .map((party) => ({ accountId: draft.accountId, mobile: party.mobile }));
+  });
+  const contacts = await readContacts(tx, lacking);
+  if (contacts.size === 0) return [...drafts];
+  const filled = <P extends { name: string; mobile: string; email: string }>(
+    accountId: string,
+    party: P,
+  ): P => {
+    const contact = contacts.get(contactKey(accountId, party.mobile));
+    if (contact === undefined) return party;
+    return { ...party, name: party.name || contact.name, email: party.email || contact.email };
+  };
+  return drafts.map((draft) => ({
+    ...draft,
+    recipient: filled(draft.accountId, draft.recipient),
+    payment: draft.payment === undefined ? undefined : filled(draft.accountId, draft.payment),
+  }));
+}
+
+function contactUpdatesOf(draft: TransactionDraft): ContactUpdate[] {
+  const updates: ContactUpdate[] = [
+    {
+      accountId: draft.accountId,
+      mobile: draft.recipient.mobile,
+      name: draft.recipient.name,
+      email: draft.recipient.email,
+    },
+  ];
+  if (draft.payment !== undefined) {
+    updates.push({
+      accountId: draft.accountId,
+      mobile: draft.payment.mobile,
+      name: draft.payment.name,
+      email: draft.payment.email,
+    });
+  }
+  return updates;
+}
+
+interface Created {
+  index: number;
+  draft: TransactionDraft;
+  reference: string;
+  sender: Account;
+  channel: ChannelBalance;
+}
+
+/** Inserts every created transaction with one statement; returns their records by reference. */
+async function insertTransactions(
+  tx: Queryable,
+  created: readonly Created[],
+  timeZone: string,
+): Promise<Map<string, TransactionRecord>> {
+  if (created.length === 0) return new Map();
+  const column = <T>(pick: (entry: Created) => T): T[] => created.map(pick);
+  const { rows } = await tx.query<TransactionRow>(
+    `INSERT INTO transactions (reference, account_id, type, amount_minor, currency, country, network, note,
+       recipient_name, recipient_mobile, recipient_email, recipient_agent_name, recipient_agent_number,
+       recipient_store_number, payment_network, payment_name, payment_mobile, payment_email, sender_name,
+       sender_mobile, sender_email, sender_agent_name, sender_agent_number, sender_store_number, created_at)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[],
+       $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
+       $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[],
+       $24::text[], $25::timestamptz[])
+     RETURNING ${transactionColumns}`,
+    [
+      column((c) => c.reference),
+      column((c) => c.draft.accountId),
+      column((c) => c.draft.type),
+      column((c) => c.draft.amountMinor.toString()),
+      column((c) => c.draft.currency),
+      column((c) => c.draft.country),
+      column((c) => c.draft.network),
+      column((c) => c.draft.note),
+      column((c) => c.draft.recipient.name),
+      column((c) => c.draft.recipient.mobile),
+      column((c) => c.draft.recipient.email),
+      column((c) => c.draft.recipient.agent_name),
+      column((c) => c.draft.recipient.agent_number),
+      column((c) => c.draft.recipient.store_number),
+      column((c) => c.draft.payment?.network ?? null),
+      column((c) => c.draft.payment?.name ?? null),
+      column((c) => c.draft.payment?.mobile ?? null),
+      column((c) => c.draft.payment?.email ?? null),
+      column((c) => c.sender.name),
+      column((c) => c.sender.mobile),
+      column((c) => c.sender.email),
+      column((c) => c.sender.agent_name),
+      column((c) => c.sender.agent_number),
+      column((c) => c.sender.store_number),
+      column((c) => c.draft.requestedAt.toISOString()),
+    ],
+  );
+  return new Map(rows.map((row) => [row.reference, transactionRecordOf(row, timeZone)]));
+}
+
+/** Applies a batch inside `tx`; one result per draft, in order. */
+export async function applyRequestBatch(
+  tx: Queryable,
+  batch: readonly TransactionDraft[],
+  context: BatchContext,
+): Promise<ItemResult<RequestOutcome>[]> {
+  const { now } = context;
+  const results: (ItemResult<RequestOutcome> | undefined)[] = batch.map(() => undefined);
+  const accountIds = [...new Set(batch.map((draft) => draft.accountId))];
+  const networkIds = [
+    ...new Set(
+      batch
+        .filter((d) => d.type === 'Agent Float')
+        .map((d) => systemAccountIds.network[d.network as MoneyNetwork]),
+    ),
+  ];
+
+  const locked = await lockLedgerAccounts(tx, networkIds, accountIds);
+  const channels = channelIndex(locked);
+  const senders = await readSenders(tx, accountIds);
+  batch.forEach((draft, index) => {
+    const sender = senders.get(draft.accountId);
+    if (sender === undefined) {
+      results[index] = {
+        ok: false,
+        error: new LedgerError('account_not_found', `No account ${draft.accountId}.`),
+      };
+    } else if (sender.status === 'closed') {
+      // Closing is final: no new money movement. Suspension is the caller's policy to enforce.
+      results[index] = {
+        ok: false,
+        error: new LedgerError('account_closed', `Account ${draft.accountId} is closed.`),
+      };
+    }
+  });
+
+  // Idempotency: the first request of each key in the batch claims it; later ones follow its fate.
+  const references = batch.map(() => newReference());
+  const firstOfKey = new Map<string, number>();
+  const claims: KeyClaim[] = [];
+  batch.forEach((draft, index) => {
+    if (draft.idempotency === undefined || results[index] !== undefined) return;
+    const key = keyOf(draft.accountId, draft.idempotency.key);
+    if (firstOfKey.has(key)) return;
+    firstOfKey.set(key, index);
+    claims.push({ accountId: draft.accountId, ...draft.idempotency, reference: references[index] as string });
+  });
+  const claimed = await claimKeys(tx, claims, now);
+  const heldKeys = await readHeldKeys(
+    tx,
+    claims.filter((claim) => !claimed.has(keyOf(claim.accountId, claim.key))),
+  );
+  batch.forEach((draft, index) => {
+    if (draft.idempotency === undefined || results[index] !== undefined) return;
+    const held = heldKeys.get(keyOf(draft.accountId, draft.idempotency.key));
+    if (held !== undefined)
+      results[index] = { ok: true, value: outcomeOfHeldKey(held, draft.idempotency.requestHash) };
+  });
+
+  const undecided = batch.flatMap((_, index) => (results[index] === undefined ? [index] : []));
+  const filled = await fillFromContacts(
+    tx,
+    undecided.map((index) => batch[index] as TransactionDraft),
+  );
+  const drafts = [...batch];
+  undecided.forEach((index, position) => {
+    drafts[index] = filled[position] as TransactionDraft;
+  });
+
+  // Decide in arrival order against running balances.
+  const running = new Map(locked);
+  const transfers: TransferInput[] = [];
+  const created: Created[] = [];
+  const createdIndexes = new Set<number>();
+  const releases: { accountId: string; key: string }[] = [];
+  for (const index of undecided) {
+    const draft = drafts[index] as TransactionDraft;
+    const channelName = channelOf(draft);
+    const channelId = channels.get(`${draft.accountId}:${channelName}`) as bigint;
+    const channelAccount = running.get(channelId) as LedgerAccountState;
+    const idempotency = draft.idempotency;
+    const first =
+      idempotency === undefined ? index : (firstOfKey.get(keyOf(draft.accountId, idempotency.key)) ?? index);
+    if (first !== index) {
+      // A later request with a key its batch already holds: in progress while the first stands, refused
+      // like the first when the first was refused; another body under the key is a conflict.
+      const firstDraft = drafts[first] as TransactionDraft;
+      results[index] =
+        firstDraft.idempotency?.requestHash !== idempotency?.requestHash
+          ? { ok: true, value: { kind: 'idempotency_conflict' } }
+          : createdIndexes.has(first)
+            ? { ok: true, value: { kind: 'idempotency_in_progress', reference: references[first] as string } }
+            : {
+                ok: true,
+                value: {
+                  kind: 'insufficient_balance',
+                  channel: channelBalanceOf(channelName, channelAccount),
+                },
+              };
+      continue;
+    }
+    if (draft.type === 'Agent Float') {
+      if (availableOf(channelAccount) < draft.amountMinor) {
+        results[index] = {
+          ok: true,
+          value: { kind: 'insufficient_balance', channel: channelBalanceOf(channelName, channelAccount) },
+        };
+        if (idempotency !== undefined) releases.push({ accountId: draft.accountId, key: idempotency.key });
+        continue;
+      }
+      const networkId = systemAccountIds.network[draft.network as MoneyNetwork];
+      const network = running.get(networkId) as LedgerAccountState;
+      running.set(channelId, {
+        ...channelAccount,
+        debitsPending: channelAccount.debitsPending + draft.amountMinor,
+      });
+      running.set(networkId, { ...network, creditsPending: network.creditsPending + draft.amountMinor });
+      transfers.push({
+        debitAccountId: channelId,
+        creditAccountId: networkId,
+        amount: draft.amountMinor,
+        kind: 'pending',
+        purpose: 'float',
+        reference: references[index] as string,
+      });
+    }
+    createdIndexes.add(index);
+    created.push({
+      index,
+      draft,
+      reference: references[index] as string,
+      sender: senders.get(draft.accountId) as Account,
+      channel: channelBalanceOf(channelName, running.get(channelId) as LedgerAccountState),
+    });
+  }
+
+  await releaseKeys(tx, releases);
+  const records = await insertTransactions(tx, created, context.timeZone);
+  await insertTransfers(tx, transfers, now);
+  await updateBalances(tx, balanceDeltas(transfers));
+  await upsertContacts(
+    tx,
+    created.flatMap((entry) => contactUpdatesOf(entry.draft)),
+    now,
+  );
+  for (const entry of created) {
+    const transaction = records.get(entry.reference);
+    if (transaction === undefined)
+      throw new Error(`Expected transaction ${entry.reference} to be written, found none.`);
+    results[entry.index] = { ok: true, value: { kind: 'created', transaction, channel: entry.channel } };
+  }
+  await context.beforeCommit?.(batch.length);
+  return results.map(
+    (result, index) =>
+      result ?? { ok: false, error: new Error(`Expected a result for request ${index} of the batch.`) },
+  );
+}

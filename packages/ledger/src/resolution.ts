@@ -1,0 +1,333 @@
+// The end of a transaction's life: completion or cancellation, with its money effect and its callback
+// deliveries, all in one database transaction, for many transactions at once. The state moves by a
+// conditional UPDATE (… WHERE state = 'requested'), so a provider result, a retry and a timeout racing on
+// one transaction resolve it once.
+
+import type { Carrier } from '@topup/envelope';
+import { enqueueCallbacks } from './callback-outbox.js';
+import {
+  availableOf,
+  channelBalanceOf,
+  lockLedgerAccounts,
+  systemAccountIds,
+  updateBalances,
+  type ChannelBalance,
+  type ChannelName,
+} from './ledger-accounts.js';
+import type { ResolveOutcome } from './outcomes.js';
+import type { Queryable } from './store.js';
+import {
+  transactionColumns,
+  transactionRecordOf,
+  type TransactionRecord,
+  type TransactionRow,
+} from './transaction-record.js';
+import {
+  applyDelta,
+  balanceDeltas,
+  insertTransfers,
+  OverdraftError,
+  type TransferInput,
+} from './transfers.js';
+
+export type Resolution =
+  | { kind: 'complete'; providerCode: string }
+  | {
+      kind: 'cancel';
+      reason: string;
+      providerCode?: string;
+      /** Airtime: the payer's payment was collected before the failure, so it is collected and refunded. */
+      paymentCollected?: boolean;
+    };
+
+export interface ResolutionContext {
+  now: Date;
+  timeZone: string;
+  /** Airtime commission per carrier, in basis points of the amount. */
+  commissionBasisPoints: Readonly<Record<Carrier, number>>;
+}
+
+interface PendingTransferRow {
+  id: string;
+  debit_account_id: string;
+  credit_account_id: string;
+  amount: string;
+  reference: string;
+}
+
+/** A completion or cancellation asked for one transaction. */
+export interface ResolutionRequest {
+  reference: string;
+  resolution: Resolution;
+}
+
+/** The pending transfer of each agent float, by reference. */
+async function pendingTransfers(
+  tx: Queryable,
+  references: readonly string[],
+): Promise<Map<string, PendingTransferRow>> {
+  if (references.length === 0) return new Map();
+  const { rows } = await tx.query<PendingTransferRow>(
+    `SELECT id, debit_account_id, credit_account_id, amount, reference FROM transfers
+     WHERE reference = ANY($1::text[]) AND kind = 'pending'`,
+    [references],
+  );
+  return new Map(rows.map((row) => [row.reference, row]));
+}
+
+function floatEffect(
+  record: TransactionRecord,
+  resolution: Resolution,
+  pending: PendingTransferRow | undefined,
+): TransferInput[] {
+  if (pending === undefined) {
+    throw new Error(`Expected agent float ${record.reference} to hold a pending transfer, found none.`);
+  }
+  return [
+    {
+      debitAccountId: BigInt(pending.debit_account_id),
+      creditAccountId: BigInt(pending.credit_account_id),
+      amount: BigInt(pending.amount),
+      kind: resolution.kind === 'complete' ? 'post' : 'void',
+      pendingId: BigInt(pending.id),
+      purpose: 'float',
+      reference: record.reference,
+    },
+  ];
+}
+
+function airtimeEffect(
+  record: TransactionRecord,
+  resolution: Resolution,
+  channelId: bigint | undefined,
+  context: ResolutionContext,
+): TransferInput[] {
+  if (resolution.kind === 'cancel' && resolution.paymentCollected !== true) return [];
+  if (channelId === undefined)
+    throw new Error(`Expected account ${record.accountId} to have an airtime channel.`);
+  const { reference, amountMinor: amount } = record;
+  const collections = systemAccountIds.payerCollections;
+  const collection: TransferInput = {
+    debitAccountId: collections,
+    creditAccountId: channelId,
+    amount,
+    kind: 'single',
+    purpose: 'airtime_collection',
+    reference,
+  };
+  if (resolution.kind === 'cancel') {
+    return [
+      collection,
+      {
+        debitAccountId: channelId,
+        creditAccountId: collections,
+        amount,
+        kind: 'single',
+        purpose: 'airtime_refund',
+        reference,
+      },
+    ];
+  }
+  const carrier = record.network as Carrier;
+  const payout: TransferInput = {
+    debitAccountId: channelId,
+    creditAccountId: systemAccountIds.carrier[carrier],
+    amount,
+    kind: 'single',
+    purpose: 'airtime_payout',
+    reference,
+  };
+  const commission = (amount * BigInt(context.commissionBasisPoints[carrier])) / 10_000n;
+  if (commission === 0n) return [collection, payout];
+  return [
+    collection,
+    payout,
+    {
+      debitAccountId: systemAccountIds.commission,
+      creditAccountId: channelId,
+      amount: commission,
+      kind: 'single',
+      purpose: 'airtime_commission',
+      reference,
+    },
+  ];
+}
+
+/**
+ * Moves each still-requested transaction to its new state. The rows are locked in reference order first,
+ * so two workers resolving overlapping batches never wait on each other crosswise.
+ */
+async function updateStates(
+  tx: Queryable,
+  requests: readonly ResolutionRequest[],
+  now: Date,
+  timeZone: string,
+): Promise<Map<string, TransactionRecord>> {
+  const { rows } = await tx.query<TransactionRow>(
+    `WITH locked AS (
+       SELECT reference AS locked_reference FROM transactions
+       WHERE reference = ANY($1::text[]) AND state = 'requested'
+       ORDER BY reference FOR UPDATE
+     )
+     UPDATE transactions SET
+       state = u.new_state, resolved_at = $5::timestamptz,
+       code = CASE WHEN u.new_code = '' THEN code ELSE u.new_code END,
+       cancel_reason = u.new_reason
+     FROM locked JOIN unnest($1::text[], $2::text[], $3::text[], $4::text[])
+       AS u (new_reference, new_state, new_code, new_reason) ON u.new_reference = locked.locked_reference
+     WHERE reference = locked.locked_reference
+     RETURNING ${transactionColumns}`,
+    [
+      requests.map((request) => request.reference),
+      requests.map((request) => (request.resolution.kind === 'complete' ? 'completed' : 'cancelled')),
+      requests.map((request) => request.resolution.providerCode ?? ''),
+      requests.map((request) => (request.resolution.kind === 'cancel' ? request.resolution.reason : '')),
+      now.toISOString(),
+    ],
+  );
+  return new Map(rows.map((row) => [row.reference, transactionRecordOf(row, timeZone)]));
+}
+
+async function readRecords(
+  tx: Queryable,
+  references: readonly string[],
+  timeZone: string,
+): Promise<Map<string, TransactionRecord>> {
+  if (references.length === 0) return new Map();
+  const { rows } = await tx.query<TransactionRow>(
+    `SELECT ${transactionColumns} FROM transactions WHERE reference = ANY($1::text[])`,
+    [references],
+  );
+  return new Map(rows.map((row) => [row.reference, transactionRecordOf(row, timeZone)]));
+}
+
+function channelOf(record: TransactionRecord): ChannelName {
+  return record.type === 'Agent Float' ? 'float' : 'airtime';
+}
+
+/**
+ * Completes or cancels a batch of requested transactions in `tx`, each with its money effect and
+ * callbacks, with a handful of statements whatever the batch size. The result of each request is what
+ * resolving the requests one after another, in order, would give: the first of two requests for one
+ * transaction resolves it, the second finds it already resolved, and each callback shows the channel's
+ * balance just after its own transaction. Returns one outcome per request and how many callback
+ * deliveries were queued (the caller notifies workers after commit). A failure fails the whole batch.
+ */
+export async function resolveBatch(
+  tx: Queryable,
+  requests: readonly ResolutionRequest[],
+  context: ResolutionContext,
+): Promise<{ outcomes: ResolveOutcome[]; callbacks: number }> {
+  const { now, timeZone } = context;
+  const firsts = new Map<string, ResolutionRequest>();
+  for (const request of requests) if (!firsts.has(request.reference)) firsts.set(request.reference, request);
+  const resolved = await updateStates(tx, [...firsts.values()], now, timeZone);
+  const untouched = [...firsts.keys()].filter((reference) => !resolved.has(reference));
+  const existing = await readRecords(tx, untouched, timeZone);
+
+  const records = [...firsts.keys()].flatMap((reference) => resolved.get(reference) ?? []);
+  const pending = await pendingTransfers(
+    tx,
+    records.filter((record) => record.type === 'Agent Float').map((record) => record.reference),
+  );
+  const callers = [...new Set(records.map((record) => record.accountId))];
+  // Every account involved is locked in one statement, in ascending id order like every other writer:
+  // the callers' channels, and the system accounts the effects will touch.
+  const systemIds = new Set<bigint>();
+  for (const record of records) {
+    const resolution = (firsts.get(record.reference) as ResolutionRequest).resolution;
+    const transfer = pending.get(record.reference);
+    if (transfer !== undefined) systemIds.add(BigInt(transfer.credit_account_id));
+    if (record.type === 'Airtime' && (resolution.kind === 'complete' || resolution.paymentCollected === true)) {
+      systemIds.add(systemAccountIds.payerCollections);
+    }
+    if (record.type === 'Airtime' && resolution.kind === 'complete') {
+      const carrier = record.network as Carrier;
+      systemIds.add(systemAccountIds.carrier[carrier]);
+      if (context.commissionBasisPoints[carrier] > 0) systemIds.add(systemAccountIds.commission);
+    }
+  }
+  const locked = await lockLedgerAccounts(tx, [...systemIds], callers);
+  const channelIds = new Map<string, bigint>();
+  for (const account of locked.values()) {
+    if (account.accountId !== undefined && account.channel !== undefined) {
+      channelIds.set(`${account.accountId}:${account.channel}`, account.id);
+    }
+  }
+  const running = new Map(locked);
+
+  // Each transaction's effect in turn, so each callback carries the balance just after its own.
+  const announced: { record: TransactionRecord; channel: ChannelBalance }[] = [];
+  const allTransfers: TransferInput[] = [];
+  for (const record of records) {
+    const resolution = (firsts.get(record.reference) as ResolutionRequest).resolution;
+    const transfers =
+      record.type === 'Agent Float'
+        ? floatEffect(record, resolution, pending.get(record.reference))
+        : airtimeEffect(record, resolution, channelIds.get(`${record.accountId}:airtime`), context);
+    for (const [id, delta] of balanceDeltas(transfers)) {
+      const account = running.get(id);
+      if (account === undefined) throw new Error(`Expected ledger account ${id.toString()} to exist, found none.`);
+      const next = applyDelta(account, delta);
+      if (next.mustNotGoNegative && availableOf(next) < 0n) {
+        throw new OverdraftError(
+          `Expected ${account.code} to stay at or above zero, but ${record.reference} would leave ${availableOf(next).toString()} cents available.`,
+        );
+      }
+      running.set(id, next);
+    }
+    allTransfers.push(...transfers);
+    const channelName = channelOf(record);
+    const channelId = channelIds.get(`${record.accountId}:${channelName}`);
+    const channelAccount = channelId === undefined ? undefined : running.get(channelId);
+    if (channelAccount === undefined)
+      throw new Error(`Expected account ${record.accountId} to have a ${channelName} channel.`);
+    announced.push({ record, channel: channelBalanceOf(channelName, channelAccount) });
+  }
+  await insertTransfers(tx, allTransfers, now);
+  await updateBalances(tx, balanceDeltas(allTransfers));
+  const callbacks = await enqueueCallbacks(tx, announced, now);
+
+  const seen = new Set<string>();
+  const outcomes = requests.map((request): ResolveOutcome => {
+    const first = !seen.has(request.reference);
+    seen.add(request.reference);
+    const record = resolved.get(request.reference);
+    if (record !== undefined) {
+      return first ? { kind: 'resolved', transaction: record } : { kind: 'already_resolved', transaction: record };
+    }
+    const found = existing.get(request.reference);
+    return found === undefined ? { kind: 'not_found' } : { kind: 'already_resolved', transaction: found };
+  });
+  return { outcomes, callbacks };
+}
+
+/** Notes that the provider accepted these transactions; each one's first submission time is kept. */
+export async function markAllSubmitted(
+  db: Queryable,
+  references: readonly string[],
+  now: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE transactions SET submitted_at = $2::timestamptz
+     WHERE reference = ANY($1::text[]) AND submitted_at IS NULL`,
+    [references, now.toISOString()],
+  );
+}
+
+/** Requested transactions created before `olderThan`, oldest first; `unsubmittedOnly` narrows to never submitted. */
+export async function listRequested(
+  db: Queryable,
+  olderThan: Date,
+  limit: number,
+  unsubmittedOnly: boolean,
+  timeZone: string,
+): Promise<TransactionRecord[]> {
+  const { rows } = await db.query<TransactionRow>(
+    `SELECT ${transactionColumns} FROM transactions
+     WHERE state = 'requested' AND created_at < $1::timestamptz AND (NOT $3::boolean OR submitted_at IS NULL)
+     ORDER BY created_at, reference LIMIT $2`,
+    [olderThan.toISOString(), limit, unsubmittedOnly],
+  );
+  return rows.map((row) => transactionRecordOf(row, timeZone));
+}

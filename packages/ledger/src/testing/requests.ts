@@ -1,0 +1,31 @@
+// Test helper: valid requests as the validation package hands them to the ledger, with overrides.
+
+import type { BuyAirtimeRequest, SendAgentFloatRequest } from '@topup/validation';
+
+/** A valid `send_agent_float` request for 100 KES to a MoneyNetA agent. */
+export function floatRequest(overrides: Partial<SendAgentFloatRequest> = {}): SendAgentFloatRequest {
+  return {
+    country: 'KE',
+    network: 'MoneyNetA',
+    mobile: '254712345678',
+    agent_number: '234567',
+    store_number: '765432',
+    currency: 'KES',
+    amount: 100,
+    ...overrides,
+  };
+}
+
+/** A valid `buy_airtime` request for 50 KES of CarrierB airtime paid from MoneyNetB. */
+export function airtimeRequest(overrides: Partial<BuyAirtimeRequest> = {}): BuyAirtimeRequest {
+  return {
+    country: 'KE',
+    network: 'CarrierB',
+    mobile: '254733123456',
+    currency: 'KES',
+    amount: 50,
+    payment_network: 'MoneyNetB',
+    payment_mobile: '254711222333',
+    ...overrides,
+  };
+}

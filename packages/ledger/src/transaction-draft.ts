@@ -1,0 +1,106 @@
+// A validated request turned into the transaction it would create: amounts in minor units, absent
+// optional fields blank. Built before a request joins a batch, so a bad input fails alone.
+
+import type { AgentParty, Carrier, MoneyNetwork, Payment, TransactionType } from '@topup/envelope';
+import type { BuyAirtimeRequest, SendAgentFloatRequest } from '@topup/validation';
+import type { IdempotencyClaim } from './idempotency.js';
+import { LedgerError } from './ledger-error.js';
+import { wholeUnitsToMinor } from './money.js';
+
+export interface TransactionDraft {
+  type: TransactionType;
+  accountId: string;
+  amountMinor: bigint;
+  currency: string;
+  country: string;
+  network: MoneyNetwork | Carrier;
+  note: string;
+  recipient: AgentParty;
+  payment: Payment | undefined;
+  idempotency: IdempotencyClaim | undefined;
+  requestedAt: Date;
+}
+
+/** The currency of every channel. */
+const channelCurrency = 'KES';
+
+function amountOf(amount: number): bigint {
+  try {
+    return wholeUnitsToMinor(amount);
+  } catch (error) {
+    throw new LedgerError('invalid_input', (error as Error).message);
+  }
+}
+
+function checkCurrency(currency: string): string {
+  if (currency !== channelCurrency) {
+    throw new LedgerError(
+      'invalid_input',
+      `Expected currency ${channelCurrency} (the channel's currency), received ${JSON.stringify(currency)}.`,
+    );
+  }
+  return currency;
+}
+
+/** The draft of a `send_agent_float` request. */
+export function agentFloatDraft(
+  accountId: string,
+  request: SendAgentFloatRequest,
+  idempotency: IdempotencyClaim | undefined,
+  requestedAt: Date,
+): TransactionDraft {
+  return {
+    type: 'Agent Float',
+    accountId,
+    amountMinor: amountOf(request.amount),
+    currency: checkCurrency(request.currency),
+    country: request.country,
+    network: request.network,
+    note: request.note ?? '',
+    recipient: {
+      name: request.name ?? '',
+      mobile: request.mobile,
+      email: request.email ?? '',
+      agent_name: request.agent_name ?? '',
+      agent_number: request.agent_number ?? '',
+      store_number: request.store_number ?? '',
+    },
+    payment: undefined,
+    idempotency,
+    requestedAt,
+  };
+}
+
+/** The draft of a `buy_airtime` request. */
+export function airtimeDraft(
+  accountId: string,
+  request: BuyAirtimeRequest,
+  idempotency: IdempotencyClaim | undefined,
+  requestedAt: Date,
+): TransactionDraft {
+  return {
+    type: 'Airtime',
+    accountId,
+    amountMinor: amountOf(request.amount),
+    currency: checkCurrency(request.currency),
+    country: request.country,
+    network: request.network,
+    note: request.note ?? '',
+    recipient: {
+      name: request.name ?? '',
+      mobile: request.mobile,
+      email: request.email ?? '',
+      agent_name: '',
+      agent_number: '',
+      store_number: '',
+    },
+    payment: {
+      network: request.payment_network,
+      name: request.payment_name ?? '',
+      mobile: request.payment_mobile,
+      email: request.payment_email ?? '',
+    },
+    idempotency,
+    requestedAt,
+  };
+}

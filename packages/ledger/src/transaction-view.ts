@@ -1,0 +1,144 @@
+// The one mapping from a ledger record to the wire model (`AgentFloatData` / `AirtimeData`), used by
+// responses, `get_transaction` and callbacks alike, so they can never disagree.
+
+import type {
+  AgentFloatData,
+  AgentParty,
+  AirtimeData,
+  Carrier,
+  Channel,
+  MoneyNetwork,
+  Party,
+  Transaction,
+  TransactionType,
+} from '@topup/envelope';
+import type { Account } from './accounts.js';
+import type { ChannelBalance } from './ledger-accounts.js';
+import { formatMinor, minorToWholeUnits } from './money.js';
+import type { TransactionRecord } from './transaction-record.js';
+
+/**
+ * The `channel` object: `Agent Float` or `Airtime`, its currency and the available balance.
+ *
+ * @example
+ * ```ts
+ * import { channelView } from '@topup/ledger';
+ *
+ * channelView({
+ *   channel: 'float',
+ *   currency: 'KES',
+ *   postedMinor: 5_000_000n,
+ *   pendingMinor: 150_000n,
+ *   availableMinor: 4_850_000n,
+ * });
+ * // { type: 'Agent Float', currency: 'KES', balance: '48500.00' }
+ * ```
+ */
+export function channelView(balance: ChannelBalance): Channel {
+  return {
+    type: balance.channel === 'float' ? 'Agent Float' : 'Airtime',
+    currency: balance.currency,
+    balance: formatMinor(balance.availableMinor),
+  };
+}
+
+/** The sender object of a transaction made by this account. */
+export function senderOf(account: Account): AgentParty {
+  return {
+    name: account.name,
+    mobile: account.mobile,
+    email: account.email,
+    agent_name: account.agent_name,
+    agent_number: account.agent_number,
+    store_number: account.store_number,
+  };
+}
+
+function party(agent: AgentParty): Party {
+  return { name: agent.name, mobile: agent.mobile, email: agent.email };
+}
+
+function wireTransaction<T extends TransactionType, N extends MoneyNetwork | Carrier>(
+  type: T,
+  network: N,
+  record: TransactionRecord,
+): Transaction & { type: T; network: N } {
+  return {
+    type,
+    reference: record.reference,
+    date: record.date,
+    status: record.status,
+    state: record.state,
+    currency: record.currency,
+    amount: minorToWholeUnits(record.amountMinor),
+    note: record.note,
+    code: record.code,
+    source: record.source,
+    country: record.country,
+    network,
+  };
+}
+
+/** The wire data of a transaction from a sender party; the record's own snapshot for callbacks. */
+export function transactionDataFrom(
+  record: TransactionRecord,
+  channel: ChannelBalance,
+  sender: AgentParty,
+): AgentFloatData | AirtimeData {
+  if (record.type === 'Airtime') {
+    const payment = record.payment;
+    if (payment === undefined)
+      throw new Error(`Expected airtime transaction ${record.reference} to have a payer.`);
+    return {
+      sender: party(sender),
+      recipient: party(record.recipient),
+      payment: { ...payment },
+      transaction: wireTransaction('Airtime', record.network as Carrier, record),
+      messaging: { ...record.messaging },
+      channel: channelView(channel),
+    };
+  }
+  return {
+    sender: { ...sender },
+    recipient: { ...record.recipient },
+    transaction: wireTransaction('Agent Float', record.network as MoneyNetwork, record),
+    messaging: { ...record.messaging },
+    channel: channelView(channel),
+  };
+}
+
+/**
+ * The wire data (`sender`, `recipient`, [`payment`], `transaction`, `messaging`, `channel`).
+ *
+ * @example
+ * ```ts
+ * import { parseSendAgentFloat } from '@topup/validation';
+ * import { createLedger, openStore, transactionData } from '@topup/ledger';
+ * import { encodeJson, success } from '@topup/envelope';
+ *
+ * const ledger = createLedger(await openStore({ dataDir: 'memory://' }));
+ * const account = await ledger.createAccount({ name: 'Duka Supplies' });
+ * await ledger.fund(account.id, 'float', 5_000_000n);
+ * const parsed = parseSendAgentFloat({
+ *   mobile: '0712345678',
+ *   amount: 1500,
+ *   agent_number: '123456',
+ *   store_number: '654321',
+ * });
+ * if (!parsed.ok) throw new Error(parsed.errors.join(', '));
+ *
+ * const outcome = await ledger.requestAgentFloat({ accountId: account.id, request: parsed.value });
+ * if (outcome.kind === 'created') {
+ *   const data = transactionData(outcome.transaction, outcome.channel, account);
+ *   data.transaction.amount; // '1500'
+ *   const body = encodeJson(success('Agent float requested', data));
+ * }
+ * ```
+ */
+export function transactionData(
+  record: TransactionRecord,
+  channel: ChannelBalance,
+  sender: Account,
+): AgentFloatData | AirtimeData {
+  return transactionDataFrom(record, channel, senderOf(sender));
+}
