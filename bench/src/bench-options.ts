@@ -43,7 +43,9 @@ function positiveNumber(option: string, text: string | undefined): number | unde
   if (text === undefined) return undefined;
   const value = Number(text);
   if (!Number.isFinite(value) || value <= 0) {
-    process.stderr.write(`${option}: expected a positive number, received ${JSON.stringify(text)}\n\n${usage}`);
+    process.stderr.write(
+      `${option}: expected a positive number, received ${JSON.stringify(text)}\n\n${usage}`,
+    );
     process.exit(64);
   }
   return value;

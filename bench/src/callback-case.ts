@@ -133,13 +133,16 @@ export async function runCallbackCase(options: BenchOptions): Promise<CaseResult
   });
   try {
     const opened = await store.open();
-    const caller = await createBenchCaller(opened, { callbackUrl: receiver.url }).finally(() => opened.close());
+    const caller = await createBenchCaller(opened, { callbackUrl: receiver.url }).finally(() =>
+      opened.close(),
+    );
     await database.connect();
     const env = { ...serviceEnvironment, ...store.env, SIMULATOR_DELAY_MS: '0' };
     const server = await startServiceProcess('server', env, { cpuProfileDir: options.cpuProfileDir });
     try {
       const context: Context = { options, store, caller, receiver, server, database, env };
-      if (options.warmupSeconds > 0) await throughputRun(context, Math.round(options.callbackTransactions / 10));
+      if (options.warmupSeconds > 0)
+        await throughputRun(context, Math.round(options.callbackTransactions / 10));
       const drains: LoadSample[] = [];
       for (let run = 0; run < options.runs; run += 1) {
         drains.push(await throughputRun(context, options.callbackTransactions));

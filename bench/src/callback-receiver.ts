@@ -70,7 +70,11 @@ export async function startBenchCallbackReceiver(): Promise<BenchCallbackReceive
     },
     async close() {
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
     },
   };
 }

@@ -16,7 +16,12 @@ import type { RequestCase } from './request-case.js';
 import { checkTargets } from './targets.js';
 
 const requestCases: readonly RequestCase[] = [
-  { id: 'baseline', title: 'bare Koa: read a JSON body, answer a fixed envelope', store: 'none', request: baselineRequest },
+  {
+    id: 'baseline',
+    title: 'bare Koa: read a JSON body, answer a fixed envelope',
+    store: 'none',
+    request: baselineRequest,
+  },
   {
     id: 'float-pg',
     title: 'send_agent_float, one hot account, JSON, PostgreSQL',
@@ -103,7 +108,9 @@ async function main(): Promise<void> {
     process.stdout.write('\nWrote bench/results/latest.json and docs/benchmarks.md.\n');
   }
   if (failed.length > 0) {
-    process.stderr.write(`\nErrors in ${failed.map((result) => result.id).join(', ')}: every answer must be 2xx.\n`);
+    process.stderr.write(
+      `\nErrors in ${failed.map((result) => result.id).join(', ')}: every answer must be 2xx.\n`,
+    );
     process.exitCode = 1;
   }
 }

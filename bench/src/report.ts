@@ -45,7 +45,9 @@ export function textTable(results: readonly CaseResult[]): string {
 
 /** The target checks as plain text lines. */
 export function textTargets(checks: readonly TargetCheck[]): string {
-  return checks.map((check) => `${check.met ? 'met ' : 'MISSED'} ${check.target}: ${check.measured}`).join('\n');
+  return checks
+    .map((check) => `${check.met ? 'met ' : 'MISSED'} ${check.target}: ${check.measured}`)
+    .join('\n');
 }
 
 function markdownRow(cells: readonly string[]): string {
@@ -67,7 +69,9 @@ export function markdownReport(report: BenchReport): string {
     '',
     markdownRow(['target', 'measured', 'met']),
     markdownRow(['---', '---', '---']),
-    ...report.targets.map((check) => markdownRow([check.target, check.measured, check.met ? 'yes' : '**no**'])),
+    ...report.targets.map((check) =>
+      markdownRow([check.target, check.measured, check.met ? 'yes' : '**no**']),
+    ),
   ].join('\n');
 }
 

@@ -40,7 +40,8 @@ export async function runRequestCase(definition: RequestCase, options: BenchOpti
   const store = definition.store === 'none' ? undefined : await benchStoreFor(definition.store, options);
   try {
     const caller = store === undefined ? { accountId: '', token: '' } : await seededCaller(store);
-    const entry = definition.store === 'none' ? 'baseline' : definition.store === 'pglite' ? 'service' : 'server';
+    const entry =
+      definition.store === 'none' ? 'baseline' : definition.store === 'pglite' ? 'service' : 'server';
     const service = await startServiceProcess(
       entry,
       { ...serviceEnvironment, ...store?.env },
@@ -57,7 +58,8 @@ export async function runRequestCase(definition: RequestCase, options: BenchOpti
       if (options.warmupSeconds > 0) await load(options.warmupSeconds);
       const runs: LoadSample[] = [];
       for (let run = 0; run < options.runs; run += 1) runs.push(await load(options.durationSeconds));
-      const rss = (await serverResidentBytes(service.url).catch(() => undefined)) ?? (await service.residentBytes());
+      const rss =
+        (await serverResidentBytes(service.url).catch(() => undefined)) ?? (await service.residentBytes());
       return {
         id: definition.id,
         title: definition.title,

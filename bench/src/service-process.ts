@@ -46,7 +46,11 @@ export async function freePort(): Promise<number> {
     probe.listen(0, '127.0.0.1', resolve);
   });
   const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  await new Promise<void>((resolve) =>
+    probe.close(() => {
+      resolve();
+    }),
+  );
   return port;
 }
 
@@ -64,7 +68,9 @@ async function waitUntilHealthy(url: string, child: ChildProcess, stderr: () => 
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) {
-      throw new Error(`Expected the service at ${url} to start, but it exited with ${child.exitCode}:\n${stderr()}`);
+      throw new Error(
+        `Expected the service at ${url} to start, but it exited with ${child.exitCode}:\n${stderr()}`,
+      );
     }
     try {
       const response = await fetch(`${url}/healthz`);
@@ -91,18 +97,20 @@ export async function startServiceProcess(
 ): Promise<ServiceProcess> {
   const port = entry === 'worker' ? 0 : await freePort();
   const profiling =
-    options.cpuProfileDir === undefined
-      ? []
-      : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`];
+    options.cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`];
   const child = spawn(process.execPath, [...profiling, '--import', tsxLoader, entryPoints[entry]], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
+  child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-stderrKeptBytes);
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      resolve(code);
+    }),
+  );
   const pid = child.pid;
   if (pid === undefined) throw new Error(`Expected ${entry} to start, but it has no process id:\n${stderr}`);
   const url = `http://127.0.0.1:${port}`;

@@ -66,7 +66,8 @@ export function checkTargets(results: readonly CaseResult[]): TargetCheck[] {
   const heaviest = results
     .filter((result) => result.serverRssBytes !== undefined)
     .reduce<CaseResult | undefined>(
-      (top, result) => (top === undefined || (result.serverRssBytes ?? 0) > (top.serverRssBytes ?? 0) ? result : top),
+      (top, result) =>
+        top === undefined || (result.serverRssBytes ?? 0) > (top.serverRssBytes ?? 0) ? result : top,
       undefined,
     );
   if (heaviest !== undefined) {

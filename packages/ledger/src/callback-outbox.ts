@@ -207,7 +207,10 @@ export async function enqueueCallbacks(
      WHERE account_id = ANY($1::text[]) AND enabled AND removed_at IS NULL
        AND ($2::text[] IS NULL OR id = ANY($2::text[]))
      ORDER BY id`,
-    [[...new Set(terminal.map(({ record }) => record.accountId))], endpointIds === undefined ? null : [...endpointIds]],
+    [
+      [...new Set(terminal.map(({ record }) => record.accountId))],
+      endpointIds === undefined ? null : [...endpointIds],
+    ],
   );
   const deliveries = terminal.flatMap(({ record, channel, event }) => {
     const mine = endpoints.filter((endpoint) => endpoint.account_id === record.accountId);

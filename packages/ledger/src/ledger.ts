@@ -336,11 +336,14 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
         return !alone;
       });
       const gone = batch.filter(({ attempt }) => attempt.outcome === 'endpoint_gone');
-      const repeated = batch.filter((item) => item.attempt.outcome !== 'endpoint_gone' && !together.includes(item));
+      const repeated = batch.filter(
+        (item) => item.attempt.outcome !== 'endpoint_gone' && !together.includes(item),
+      );
       const recorded = await store.transaction(async (tx) => {
         for (const item of gone) await outbox.recordDeliveryAttempt(tx, item.deliveryId, item.attempt, at);
         const ids = await outbox.recordDeliveryAttempts(tx, together, at);
-        for (const item of repeated) await outbox.recordDeliveryAttempt(tx, item.deliveryId, item.attempt, at);
+        for (const item of repeated)
+          await outbox.recordDeliveryAttempt(tx, item.deliveryId, item.attempt, at);
         return ids;
       });
       return batch.map((item) =>

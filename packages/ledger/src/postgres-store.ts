@@ -42,7 +42,10 @@ function errorCode(error: unknown): unknown {
 }
 
 async function ensureSchema(databaseUrl: string, schema: string, connectionTimeoutMs: number): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: connectionTimeoutMs });
+  const client = new pg.Client({
+    connectionString: databaseUrl,
+    connectionTimeoutMillis: connectionTimeoutMs,
+  });
   // Its failures reach the awaited calls below; unheard, the 'error' event would crash the process.
   client.on('error', () => undefined);
   await client.connect();

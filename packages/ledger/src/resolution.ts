@@ -238,7 +238,10 @@ export async function resolveBatch(
     const resolution = (firsts.get(record.reference) as ResolutionRequest).resolution;
     const transfer = pending.get(record.reference);
     if (transfer !== undefined) systemIds.add(BigInt(transfer.credit_account_id));
-    if (record.type === 'Airtime' && (resolution.kind === 'complete' || resolution.paymentCollected === true)) {
+    if (
+      record.type === 'Airtime' &&
+      (resolution.kind === 'complete' || resolution.paymentCollected === true)
+    ) {
       systemIds.add(systemAccountIds.payerCollections);
     }
     if (record.type === 'Airtime' && resolution.kind === 'complete') {
@@ -267,7 +270,8 @@ export async function resolveBatch(
         : airtimeEffect(record, resolution, channelIds.get(`${record.accountId}:airtime`), context);
     for (const [id, delta] of balanceDeltas(transfers)) {
       const account = running.get(id);
-      if (account === undefined) throw new Error(`Expected ledger account ${id.toString()} to exist, found none.`);
+      if (account === undefined)
+        throw new Error(`Expected ledger account ${id.toString()} to exist, found none.`);
       const next = applyDelta(account, delta);
       if (next.mustNotGoNegative && availableOf(next) < 0n) {
         throw new OverdraftError(
@@ -294,7 +298,9 @@ export async function resolveBatch(
     seen.add(request.reference);
     const record = resolved.get(request.reference);
     if (record !== undefined) {
-      return first ? { kind: 'resolved', transaction: record } : { kind: 'already_resolved', transaction: record };
+      return first
+        ? { kind: 'resolved', transaction: record }
+        : { kind: 'already_resolved', transaction: record };
     }
     const found = existing.get(request.reference);
     return found === undefined ? { kind: 'not_found' } : { kind: 'already_resolved', transaction: found };

@@ -71,10 +71,23 @@ describe.each(openTestStores())('secrets in the logs of a full run, on $name', (
     secrets.push((rotated.data.endpoint as { secret: string }).secret);
 
     const float = { mobile: '254712345678', amount: '100', agent_number: '1', store_number: '2' };
-    const airtime = { mobile: '254712345677', amount: '50', payment_network: 'MoneyNetA', payment_mobile: '254712345676' };
+    const airtime = {
+      mobile: '254712345677',
+      amount: '50',
+      payment_network: 'MoneyNetA',
+      payment_mobile: '254712345676',
+    };
     const answers = [
-      await service.call('send_agent_float', { token, json: float, headers: { 'Idempotency-Key': 'logs-1' } }),
-      await service.call('send_agent_float', { token, json: float, headers: { 'Idempotency-Key': 'logs-1' } }),
+      await service.call('send_agent_float', {
+        token,
+        json: float,
+        headers: { 'Idempotency-Key': 'logs-1' },
+      }),
+      await service.call('send_agent_float', {
+        token,
+        json: float,
+        headers: { 'Idempotency-Key': 'logs-1' },
+      }),
       await service.call('buy_airtime', {
         token,
         body: xmlBody(airtime),

@@ -55,7 +55,12 @@ function startLoad(url: string, token: string, clients: number): Load {
             'Content-Type': 'application/json',
             'Idempotency-Key': key,
           },
-          body: JSON.stringify({ mobile: '254712000009', amount: '100', agent_number: '1', store_number: '2' }),
+          body: JSON.stringify({
+            mobile: '254712000009',
+            amount: '100',
+            agent_number: '1',
+            store_number: '2',
+          }),
           signal: AbortSignal.timeout(20_000),
         });
         const envelope = (await response.json()) as {
@@ -228,7 +233,8 @@ describe.skipIf(databaseUrl === undefined)('PostgreSQL cut off mid-load, through
     );
     const byReference = new Map(transactions.map((row) => [row.reference, row]));
     for (const answer of accepted) expect(byReference.get(answer.reference ?? '')?.state).toBe('completed');
-    for (const row of transactions) expect({ keys: row.keys, pending: row.pending }).toEqual({ keys: 1, pending: 1 });
+    for (const row of transactions)
+      expect({ keys: row.keys, pending: row.pending }).toEqual({ keys: 1, pending: 1 });
     const { rows: orphanKeys } = await db.store.query(
       'SELECT key FROM idempotency_keys k WHERE NOT EXISTS (SELECT 1 FROM transactions t WHERE t.reference = k.reference)',
     );

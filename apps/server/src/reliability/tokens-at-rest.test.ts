@@ -28,7 +28,13 @@ async function dumpTables(store: Store): Promise<Map<string, string>> {
 /** The forms a token could be stored in besides itself. */
 function encodingsOf(token: string): string[] {
   const bytes = Buffer.from(token, 'utf8');
-  return [token, token.slice(8), bytes.toString('base64'), bytes.toString('hex'), bytes.toString('base64url')];
+  return [
+    token,
+    token.slice(8),
+    bytes.toString('base64'),
+    bytes.toString('hex'),
+    bytes.toString('base64url'),
+  ];
 }
 
 describe.each(openTestStores())('tokens at rest, on $name', (stores) => {
@@ -59,7 +65,15 @@ describe.each(openTestStores())('tokens at rest, on $name', (stores) => {
     });
     for (const [name, json] of [
       ['send_agent_float', { mobile: '254712345678', amount: '100', agent_number: '1', store_number: '2' }],
-      ['buy_airtime', { mobile: '254712345678', amount: '50', payment_network: 'MoneyNetA', payment_mobile: '254712345679' }],
+      [
+        'buy_airtime',
+        {
+          mobile: '254712345678',
+          amount: '50',
+          payment_network: 'MoneyNetA',
+          payment_mobile: '254712345679',
+        },
+      ],
     ] as const) {
       const response = await service.call(name, {
         token: revoked,
@@ -73,13 +87,16 @@ describe.each(openTestStores())('tokens at rest, on $name', (stores) => {
     await eventually('both callbacks', () => (sink.arrived.length >= 2 ? true : undefined), 15_000);
 
     const dump = await dumpTables(store);
-    expect([...dump.keys()]).toEqual(expect.arrayContaining(['api_tokens', 'idempotency_keys', 'transactions']));
+    expect([...dump.keys()]).toEqual(
+      expect.arrayContaining(['api_tokens', 'idempotency_keys', 'transactions']),
+    );
     for (const candidate of tokens) {
       for (const [table, text] of dump) {
         for (const encoding of encodingsOf(candidate)) {
-          expect(text.includes(encoding), `${table} holds a token (as ${JSON.stringify(encoding.slice(0, 12))}…)`).toBe(
-            false,
-          );
+          expect(
+            text.includes(encoding),
+            `${table} holds a token (as ${JSON.stringify(encoding.slice(0, 12))}…)`,
+          ).toBe(false);
         }
       }
       const hash = createHash('sha256').update(candidate).digest('hex');

@@ -19,7 +19,11 @@ import type { PostgresSchema } from '../testing/postgres-schema.js';
 
 const databaseUrl = postgresTestUrl();
 
-async function requestedFloat(db: PostgresSchema, ledger: Ledger, accountId: string): Promise<TransactionRecord> {
+async function requestedFloat(
+  db: PostgresSchema,
+  ledger: Ledger,
+  accountId: string,
+): Promise<TransactionRecord> {
   const parsed = parseSendAgentFloat({
     mobile: '254712345679',
     amount: '250',
@@ -107,7 +111,11 @@ describe.skipIf(databaseUrl === undefined)('a worker killed inside the completio
       20_000,
     );
     // Posted inside the held transaction, invisible to everyone else until it commits.
-    expect(await effectsOf(db, transaction.reference)).toEqual({ state: 'requested', postings: 0, outboxRows: 0 });
+    expect(await effectsOf(db, transaction.reference)).toEqual({
+      state: 'requested',
+      postings: 0,
+      outboxRows: 0,
+    });
 
     const exited = once(doomed.child, 'exit');
     doomed.child.kill('SIGKILL');
@@ -120,7 +128,11 @@ describe.skipIf(databaseUrl === undefined)('a worker killed inside the completio
       },
       15_000,
     );
-    expect(await effectsOf(db, transaction.reference)).toEqual({ state: 'requested', postings: 0, outboxRows: 0 });
+    expect(await effectsOf(db, transaction.reference)).toEqual({
+      state: 'requested',
+      postings: 0,
+      outboxRows: 0,
+    });
     expect(await ledger.balance(accountId, 'float')).toEqual(before);
     expect((await ledger.verify()).breaches).toEqual([]);
 
@@ -131,7 +143,11 @@ describe.skipIf(databaseUrl === undefined)('a worker killed inside the completio
       () => sink.arrived.find((callback) => callback.reference === transaction.reference),
       15_000,
     );
-    expect(await effectsOf(db, transaction.reference)).toEqual({ state: 'completed', postings: 1, outboxRows: 1 });
+    expect(await effectsOf(db, transaction.reference)).toEqual({
+      state: 'completed',
+      postings: 1,
+      outboxRows: 1,
+    });
     expect(sink.arrived.filter((callback) => callback.reference === transaction.reference)).toHaveLength(1);
     expect((await ledger.balance(accountId, 'float')).availableMinor).toBe(before.availableMinor);
     expect((await ledger.verify()).breaches).toEqual([]);

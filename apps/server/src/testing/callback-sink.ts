@@ -47,7 +47,11 @@ export async function startCallbackSink(): Promise<CallbackSink> {
     arrived,
     async close() {
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
     },
   };
 }

@@ -23,7 +23,8 @@ export const statusesOfCode: Readonly<Record<string, readonly number[]>> = {
 const successTexts = new Set<string>(Object.values(successMessages));
 
 function messagesOf(code: string): readonly string[] {
-  if (code === '8000') return [failureMessage('8000', 'send_agent_float'), failureMessage('8000', 'buy_airtime')];
+  if (code === '8000')
+    return [failureMessage('8000', 'send_agent_float'), failureMessage('8000', 'buy_airtime')];
   return [failureMessage(code as FailureCode)];
 }
 
@@ -31,7 +32,8 @@ function decode(answer: RawAnswer): Envelope | string {
   const type = answer.headers['content-type'] ?? '';
   try {
     if (type.startsWith('application/json')) return decodeJsonEnvelope(answer.body);
-    if (type.startsWith('text/xml') || type.startsWith('application/xml')) return decodeXmlEnvelope(answer.body);
+    if (type.startsWith('text/xml') || type.startsWith('application/xml'))
+      return decodeXmlEnvelope(answer.body);
   } catch (error) {
     return `the body is not an envelope (${error instanceof Error ? error.message : String(error)}): ${answer.body.slice(0, 200)}`;
   }
@@ -52,7 +54,8 @@ export function envelopeProblem(answer: RawAnswer): string | undefined {
   }
   const header = (name: string) => answer.headers[name];
   if (answer.status === 405 && header('allow') !== 'POST') return 'a 405 without Allow: POST';
-  if (answer.status === 401 && header('www-authenticate') !== 'Bearer') return 'a 401 without WWW-Authenticate: Bearer';
+  if (answer.status === 401 && header('www-authenticate') !== 'Bearer')
+    return 'a 401 without WWW-Authenticate: Bearer';
   if ((answer.status === 429 || answer.status === 503) && header('retry-after') === undefined) {
     return `a ${answer.status} without Retry-After`;
   }

@@ -1,8 +1,8 @@
 // Plain HTTP/1.1 requests for tests that need what `fetch` hides: the local address a request comes from,
 // repeated or non-ASCII headers, any method, and the exact answer (status, every header, raw body).
 
-import { Agent, request } from 'node:http';
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import { request } from 'node:http';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders, Agent } from 'node:http';
 
 export interface RawAnswer {
   readonly status: number;

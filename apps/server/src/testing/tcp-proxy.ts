@@ -63,7 +63,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     async close() {
       refusing = true;
       for (const socket of open) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
     },
   };
 }
