@@ -6,6 +6,7 @@ import type { Ledger, Store } from '@topup/ledger';
 import type { Provider } from '@topup/worker';
 import Koa from 'koa';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import type { ApiState } from './api-state.js';
 import type { Config } from './config.js';
 import { functionNames, parserFor } from './functions/registry.js';
@@ -30,6 +31,8 @@ export interface AppDependencies {
   readonly provider: Provider;
   readonly logger: Logger;
   readonly metrics: Metrics;
+  /** What /metrics shows; the server's own registry by default (see `withWorkerMetrics`). */
+  readonly metricsRegistry?: Registry;
   readonly rateLimiter: RateLimiter;
   readonly authenticationFailures: AuthenticationFailureLimiter;
 }
@@ -51,9 +54,10 @@ export function createApp(deps: AppDependencies): Koa<ApiState> {
       ctx.body = { status: 'store unavailable' };
     }
   });
+  const scraped = deps.metricsRegistry ?? deps.metrics.registry;
   operational.get('/metrics', async (ctx) => {
-    ctx.type = deps.metrics.registry.contentType;
-    ctx.body = await deps.metrics.registry.metrics();
+    ctx.type = scraped.contentType;
+    ctx.body = await scraped.metrics();
   });
   operational.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';

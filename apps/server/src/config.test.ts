@@ -16,6 +16,7 @@ describe('the service configuration', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: 8080,
+      workerPort: 8081,
       databaseUrl: undefined,
       dataDir: './.topup',
       mode: 'sandbox',

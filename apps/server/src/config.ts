@@ -25,6 +25,7 @@ const retrySchedule = z
 
 const environmentSchema = z.object({
   PORT: integer(0, 65_535).default(8080),
+  WORKER_PORT: integer(0, 65_535).default(8081),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   DATABASE_SCHEMA: z
@@ -66,6 +67,8 @@ export interface AmountBounds {
 export interface Config {
   readonly port: number;
   readonly host: string;
+  /** `pnpm start:worker`'s listener for /healthz and /metrics, on `host` (0: any free port). */
+  readonly workerPort: number;
   readonly databaseUrl: string | undefined;
   /** PostgreSQL schema to work in (created when missing); unset, the server's search_path. */
   readonly databaseSchema: string | undefined;
@@ -129,6 +132,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   return {
     port: env.PORT,
     host: env.HOST,
+    workerPort: env.WORKER_PORT,
     databaseUrl: env.DATABASE_URL,
     databaseSchema: env.DATABASE_SCHEMA,
     dataDir: env.TOPUP_DATA_DIR,

@@ -5,14 +5,18 @@ import { startWorker } from '@topup/worker';
 import { loadConfig } from './config.js';
 import { createDemoAccountIfEmpty, demoInstructions } from './demo-account.js';
 import { exitOnConfigError } from './exit-on-config-error.js';
+import { withWorkerMetrics } from './metrics.js';
 import { onShutdownSignal, openCore, startHttpServer } from './runtime.js';
 import { workerSettingsOf } from './worker-settings.js';
 
 const config = exitOnConfigError(loadConfig);
 const core = await openCore(config);
 const demo = config.mode === 'sandbox' ? await createDemoAccountIfEmpty(core.ledger) : undefined;
-const http = await startHttpServer(core);
 const worker = startWorker({ ...core, settings: workerSettingsOf(config) });
+// One process, one scrape: /metrics shows the server's metrics and the worker's.
+const http = await startHttpServer(core, {
+  metricsRegistry: withWorkerMetrics(core.metrics, worker.metrics),
+});
 if (demo !== undefined) process.stdout.write(demoInstructions(http.url, demo));
 core.logger.info(
   { url: http.url, store: core.store.kind, mode: config.mode },

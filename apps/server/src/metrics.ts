@@ -1,5 +1,6 @@
 // Prometheus metrics of one server instance, in its own registry (so several instances in one process,
-// as in tests, do not collide): requests by function and code, latency, ledger batch sizes.
+// as in tests, do not collide): requests by function and code, latency, ledger batch sizes; and the one
+// registry /metrics shows when the worker runs in the same process.
 
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
@@ -35,4 +36,12 @@ export function createMetrics(): Metrics {
       registers: [registry],
     }),
   };
+}
+
+/**
+ * The process's registry and the worker's as one, for a process that runs the worker (`pnpm start`,
+ * `pnpm start:worker`): one scrape shows both. Metrics registered later in either are not included.
+ */
+export function withWorkerMetrics(metrics: Metrics, worker: Registry): Registry {
+  return Registry.merge([metrics.registry, worker]);
 }

@@ -10,6 +10,7 @@ import type { Ledger, Store } from '@topup/ledger';
 import { createSandboxSimulator } from '@topup/worker';
 import type { Provider } from '@topup/worker';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { createApp } from './app.js';
 import { answerClientErrors } from './client-errors.js';
 import { storeOptionsOf } from './config.js';
@@ -70,7 +71,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startHttpServer(core: Core): Promise<RunningServer> {
+export interface HttpServerOptions {
+  /** What /metrics shows, when more than the server's own registry (the worker's too, in one process). */
+  readonly metricsRegistry?: Registry;
+}
+
+export async function startHttpServer(core: Core, options: HttpServerOptions = {}): Promise<RunningServer> {
   const rateLimiter: RateLimiter =
     core.config.redisUrl === undefined
       ? createMemoryRateLimiter(core.config.rateLimit)
@@ -79,7 +85,7 @@ export async function startHttpServer(core: Core): Promise<RunningServer> {
     core.config.redisUrl === undefined
       ? createMemoryAuthenticationFailureLimiter(core.config.authFailureLimit)
       : createRedisAuthenticationFailureLimiter(core.config.redisUrl, core.config.authFailureLimit);
-  const app = createApp({ ...core, rateLimiter, authenticationFailures });
+  const app = createApp({ ...core, ...options, rateLimiter, authenticationFailures });
   const handle = app.callback();
   const { headersMs, requestMs } = core.config.httpTimeouts;
   const responses = new WeakMap<Duplex, ServerResponse>();

@@ -1,10 +1,13 @@
 // `pnpm start:worker`: the worker alone against PostgreSQL (DATABASE_URL): provider results, timeouts and
-// callback delivery, shared with any number of other worker processes.
+// callback delivery, shared with any number of other worker processes. It serves /healthz and /metrics on
+// HOST and WORKER_PORT.
 
 import { startWorker } from '@topup/worker';
 import { loadConfig } from './config.js';
 import { exitOnConfigError } from './exit-on-config-error.js';
+import { withWorkerMetrics } from './metrics.js';
 import { onShutdownSignal, openCore } from './runtime.js';
+import { startWorkerHttp } from './worker-http.js';
 import { workerSettingsOf } from './worker-settings.js';
 
 const config = exitOnConfigError(loadConfig);
@@ -16,9 +19,24 @@ if (config.databaseUrl === undefined) {
 }
 const core = await openCore(config);
 const worker = startWorker({ ...core, settings: workerSettingsOf(config) });
-core.logger.info('Topup worker started');
+const http = await startWorkerHttp({
+  host: config.host,
+  port: config.workerPort,
+  registry: withWorkerMetrics(core.metrics, worker.metrics),
+  logger: core.logger,
+}).catch(async (error: unknown) => {
+  process.stderr.write(
+    `start:worker could not listen on ${config.host}:${config.workerPort} for /healthz and /metrics ` +
+      `(set WORKER_PORT to a free port, or 0 for any): ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  await worker.stop();
+  await core.close();
+  process.exit(78);
+});
+core.logger.info({ url: http.url }, `Topup worker started; /healthz and /metrics on ${http.url}`);
 
 onShutdownSignal(core.logger, async () => {
   await worker.stop();
+  await http.close();
   await core.close();
 });

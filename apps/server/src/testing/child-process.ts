@@ -60,10 +60,16 @@ export function startService(
   return startUntil(entry, env, timeoutMs, (output) => /"url":"(http:\/\/[^"]+)"/.exec(output)?.[1]);
 }
 
-/** Starts `pnpm start:worker` (PostgreSQL only); `url` is empty, as the worker serves nothing. */
+/**
+ * Starts `pnpm start:worker` (PostgreSQL only); `url` is its /healthz and /metrics listener, on a free
+ * port unless `env` names one.
+ */
 export function startWorkerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<RunningChild> {
-  return startUntil('src/work.ts', env, timeoutMs, (output) =>
-    output.includes('Topup worker started') ? '' : undefined,
+  return startUntil(
+    'src/work.ts',
+    { WORKER_PORT: '0', ...env },
+    timeoutMs,
+    (output) => /"url":"(http:\/\/[^"]+)"[^\n]*Topup worker started/.exec(output)?.[1],
   );
 }
 

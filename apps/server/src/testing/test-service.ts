@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { loadConfig } from '../config.js';
 import type { Config } from '../config.js';
-import { createMetrics } from '../metrics.js';
+import { createMetrics, withWorkerMetrics } from '../metrics.js';
 import { startHttpServer } from '../runtime.js';
 import type { Core, RunningServer } from '../runtime.js';
 import { workerSettingsOf } from '../worker-settings.js';
@@ -80,9 +80,13 @@ export async function startTestService(store: Store, options: TestServiceOptions
     provider,
     close: () => ledger.close(),
   };
-  const http = await startHttpServer(core);
   const worker =
     options.worker === true ? startWorker({ ...core, settings: workerSettingsOf(config) }) : undefined;
+  // As `pnpm start` does: with the worker in the process, /metrics shows its metrics too.
+  const http = await startHttpServer(
+    core,
+    worker === undefined ? {} : { metricsRegistry: withWorkerMetrics(metrics, worker.metrics) },
+  );
   let callers = 0;
   return {
     url: http.url,
