@@ -368,6 +368,82 @@ describe.each(testStoreKinds())('the callback outbox on %s', (kind) => {
       await expect(ledger.listDeliveries(account.id, { reference })).resolves.toEqual([]);
     });
 
+    it('moves a delivery on only for the worker that holds its lease, keeping a late attempt in the history', async () => {
+      await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
+      const reference = await completedFloat();
+      const [first] = await ledger.claimDeliveries({ workerId: 'slow', limit: 1, leaseMs: 30_000 });
+      clock = new Date(clock.getTime() + 30_000);
+      const [taken] = await ledger.claimDeliveries({ workerId: 'fresh', limit: 1, leaseMs: 30_000 });
+      expect(taken?.id).toBe(first?.id);
+      const deliveryId = first?.id ?? '';
+
+      // The worker whose lease ran out reports last: its failure must not end the delivery or free the lease.
+      await ledger.recordDeliveryAttempt(deliveryId, {
+        workerId: 'slow',
+        httpStatus: 500,
+        durationMs: 30_000,
+        responseExcerpt: 'late',
+        outcome: 'failed',
+      });
+      const [after] = await ledger.listDeliveries(account.id, { reference });
+      expect(after).toMatchObject({ status: 'pending', attemptCount: 0, lastError: '' });
+      expect(after?.attempts).toEqual([expect.objectContaining({ workerId: 'slow', outcome: 'failed' })]);
+      await expect(ledger.claimDeliveries({ workerId: 'third', limit: 1, leaseMs: 30_000 })).resolves.toEqual(
+        [],
+      );
+
+      await ledger.recordDeliveryAttempt(deliveryId, {
+        workerId: 'fresh',
+        httpStatus: 200,
+        durationMs: 5,
+        responseExcerpt: 'ok',
+        outcome: 'delivered',
+      });
+      const [delivered] = await ledger.listDeliveries(account.id, { reference });
+      expect(delivered).toMatchObject({ status: 'delivered', attemptCount: 1 });
+    });
+
+    it('moves several deliveries recorded together only where each worker holds the lease', async () => {
+      await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
+      const references = [await completedFloat(), await completedFloat()];
+      const [mine, theirs] = await ledger.claimDeliveries({ workerId: 'w1', limit: 2, leaseMs: 60_000 });
+      // Recorded in one flush: the second names a worker that never held the lease.
+      await Promise.all([
+        ledger.recordDeliveryAttempt(mine?.id ?? '', {
+          workerId: 'w1',
+          httpStatus: 200,
+          durationMs: 1,
+          responseExcerpt: '',
+          outcome: 'delivered',
+        }),
+        ledger.recordDeliveryAttempt(theirs?.id ?? '', {
+          workerId: 'w2',
+          httpStatus: 200,
+          durationMs: 1,
+          responseExcerpt: '',
+          outcome: 'delivered',
+        }),
+      ]);
+      const statuses = await Promise.all(
+        references.map(async (reference) => (await ledger.listDeliveries(account.id, { reference }))[0]),
+      );
+      const byId = new Map(statuses.map((delivery) => [delivery?.id, delivery?.status]));
+      expect(byId.get(mine?.id)).toBe('delivered');
+      expect(byId.get(theirs?.id)).toBe('pending');
+    });
+
+    it('releases the leases a worker holds on pending deliveries, and no one else’s', async () => {
+      await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
+      await completedFloat();
+      await completedFloat();
+      const [mine] = await ledger.claimDeliveries({ workerId: 'stopping', limit: 1, leaseMs: 60_000 });
+      const [theirs] = await ledger.claimDeliveries({ workerId: 'other', limit: 1, leaseMs: 60_000 });
+      await expect(ledger.releaseDeliveries('stopping', [mine?.id ?? '', theirs?.id ?? ''])).resolves.toBe(1);
+      const again = await ledger.claimDeliveries({ workerId: 'next', limit: 10, leaseMs: 60_000 });
+      expect(again.map((delivery) => delivery.id)).toEqual([mine?.id]);
+      await expect(ledger.releaseDeliveries('stopping', [])).resolves.toBe(0);
+    });
+
     it('refuses to record an attempt for an unknown delivery', async () => {
       await expect(
         ledger.recordDeliveryAttempt('cb_nothing', {
@@ -407,6 +483,50 @@ describe.each(testStoreKinds())('the callback outbox on %s', (kind) => {
       const deliveries = await ledger.listDeliveries(account.id, { reference });
       expect(deliveries.map((delivery) => delivery.endpointId).sort()).toEqual([old.id, newer.id].sort());
       expect(deliveries.every((delivery) => delivery.status === 'pending')).toBe(true);
+    });
+
+    it('restarts the retry schedule of a resent delivery, keeping its attempts', async () => {
+      await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
+      const reference = await completedFloat();
+      const fail = async (outcome: 'retry' | 'failed') => {
+        const [claimed] = await ledger.claimDeliveries({ workerId: 'w1', limit: 1, leaseMs: 60_000 });
+        await ledger.recordDeliveryAttempt(claimed?.id ?? '', {
+          workerId: 'w1',
+          httpStatus: 500,
+          durationMs: 1,
+          responseExcerpt: '',
+          outcome,
+        });
+        return claimed;
+      };
+      expect(await fail('retry')).toMatchObject({ attempts: 0, attemptsInSchedule: 0 });
+      expect(await fail('failed')).toMatchObject({ attempts: 1, attemptsInSchedule: 1 });
+
+      await expect(ledger.resendCallbacks(account.id, reference)).resolves.toBe(1);
+      expect(await fail('retry')).toMatchObject({ attempts: 2, attemptsInSchedule: 0 });
+      expect(await fail('retry')).toMatchObject({ attempts: 3, attemptsInSchedule: 1 });
+      const [delivery] = await ledger.listDeliveries(account.id, { reference });
+      expect(delivery).toMatchObject({ status: 'pending', attemptCount: 4 });
+      expect(delivery?.attempts).toHaveLength(4);
+    });
+
+    it('keeps a delivery resent during its last attempt pending, with its schedule starting after it', async () => {
+      await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
+      const reference = await completedFloat();
+      const [inFlight] = await ledger.claimDeliveries({ workerId: 'w1', limit: 1, leaseMs: 60_000 });
+      await expect(ledger.resendCallbacks(account.id, reference)).resolves.toBe(1);
+      // The attempt in flight was the schedule's last: without the resend it would fail the delivery.
+      await ledger.recordDeliveryAttempt(inFlight?.id ?? '', {
+        workerId: 'w1',
+        httpStatus: 503,
+        durationMs: 1,
+        responseExcerpt: '',
+        outcome: 'failed',
+      });
+      const [delivery] = await ledger.listDeliveries(account.id, { reference });
+      expect(delivery).toMatchObject({ status: 'pending', attemptCount: 1, nextAttemptAt: clock });
+      const [again] = await ledger.claimDeliveries({ workerId: 'w2', limit: 1, leaseMs: 60_000 });
+      expect(again).toMatchObject({ id: inFlight?.id, attempts: 1, attemptsInSchedule: 0 });
     });
 
     it("resends nothing for a transaction still requested, or another account's", async () => {

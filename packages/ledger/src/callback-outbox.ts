@@ -1,6 +1,7 @@
 // The callback outbox: one delivery row per enabled endpoint, written in the same database transaction
 // as the state change it announces. Workers claim due rows with FOR UPDATE SKIP LOCKED and a lease, so
-// many can run at once without taking the same row; every attempt is recorded.
+// many can run at once without taking the same row; every attempt is recorded, and only the worker holding
+// a delivery's lease moves it on. A resend restarts the retry schedule, keeping the attempts made so far.
 
 import { callbackEventOf, callbackPayload, type CallbackEvent } from './callback-payload.js';
 import type { CallbackFormat } from './callback-endpoints.js';
@@ -96,12 +97,19 @@ export interface ClaimedDelivery {
   payload: string;
   /** Attempts made before this one. */
   attempts: number;
+  /**
+   * Attempts made since the retry schedule last started: as `attempts` until the delivery is resent, and
+   * counted again from 0 after each resend. Its place in the schedule.
+   */
+  attemptsInSchedule: number;
   createdAt: Date;
   leaseUntil: Date;
 }
 
 /**
- * What a worker reports after one attempt to deliver a callback.
+ * What a worker reports after one attempt to deliver a callback. It moves the delivery on only while the
+ * worker still holds the delivery's lease; otherwise the attempt is kept in the history and nothing else
+ * changes, since another worker has taken the delivery over.
  *
  * @example
  * ```ts
@@ -247,13 +255,17 @@ interface ClaimRow {
   event: CallbackEvent;
   payload: string;
   attempts: number;
+  attempts_in_schedule: number;
   created_at: Date;
   lease_until: Date;
   url: string;
   format: CallbackFormat;
 }
 
-/** Leases up to `limit` due deliveries to `workerId` for `leaseMs`; rows other workers hold are skipped. */
+/**
+ * Leases up to `limit` due deliveries to `workerId` for `leaseMs`; rows other workers hold are skipped.
+ * A resend that waited for an attempt whose worker never reported it starts its schedule now.
+ */
 export async function claimDeliveries(
   db: Queryable,
   options: { workerId: string; limit: number; leaseMs: number },
@@ -269,11 +281,12 @@ export async function claimDeliveries(
        LIMIT $2
        FOR UPDATE OF d SKIP LOCKED
      )
-     UPDATE callback_deliveries d SET lease_owner = $3, lease_until = $4::timestamptz, updated_at = $1::timestamptz
+     UPDATE callback_deliveries d SET lease_owner = $3, lease_until = $4::timestamptz, updated_at = $1::timestamptz,
+       schedule_start = LEAST(d.schedule_start, d.attempts)
      FROM due, callback_endpoints e
      WHERE d.id = due.id AND e.id = d.endpoint_id
-     RETURNING d.id, d.endpoint_id, d.account_id, d.reference, d.event, d.payload, d.attempts, d.created_at,
-       d.lease_until, e.url, e.format`,
+     RETURNING d.id, d.endpoint_id, d.account_id, d.reference, d.event, d.payload, d.attempts,
+       d.attempts - d.schedule_start AS attempts_in_schedule, d.created_at, d.lease_until, e.url, e.format`,
     [
       now.toISOString(),
       options.limit,
@@ -292,6 +305,7 @@ export async function claimDeliveries(
       format: row.format,
       payload: row.payload,
       attempts: row.attempts,
+      attemptsInSchedule: row.attempts_in_schedule,
       createdAt: row.created_at,
       leaseUntil: row.lease_until,
     }))
@@ -312,15 +326,31 @@ function lastErrorOf(attempt: DeliveryAttempt): string {
   return attempt.error ?? (attempt.httpStatus === undefined ? '' : `HTTP ${attempt.httpStatus}`);
 }
 
+/**
+ * The SET clause that moves a delivery `d` on after an attempt `u` (status, next_attempt_at, last_error),
+ * made at the time in the parameter `at`. `schedule_start > attempts` means a resend arrived while the
+ * attempt was in flight: the delivery then stays pending and due, and its schedule starts after this
+ * attempt, unless the attempt delivered it or found the endpoint gone.
+ */
+const movedOn = (at: string) => `
+       status = CASE WHEN u.status = 'failed' AND d.schedule_start > d.attempts THEN 'pending' ELSE u.status END,
+       attempts = d.attempts + 1, lease_owner = NULL, lease_until = NULL, updated_at = ${at}::timestamptz,
+       next_attempt_at = CASE WHEN d.schedule_start > d.attempts THEN d.next_attempt_at
+         ELSE COALESCE(u.next_attempt_at, d.next_attempt_at) END,
+       last_error = CASE WHEN u.status = 'delivered' THEN '' ELSE u.last_error END,
+       delivered_at = CASE WHEN u.status = 'delivered' THEN ${at}::timestamptz ELSE d.delivered_at END`;
+
 /** Where a delivery stands after an attempt: retried deliveries stay pending. */
 function statusAfter(attempt: DeliveryAttempt): DeliveryStatus {
   return attempt.outcome === 'delivered' ? 'delivered' : attempt.outcome === 'retry' ? 'pending' : 'failed';
 }
 
 /**
- * Records an attempt and moves the delivery on: delivered, retried at `nextAttemptAt`, failed, or (for
- * `endpoint_gone`) failed with its endpoint disabled. Releases the lease. A delivery that is no longer
- * pending keeps its status; the attempt is recorded all the same.
+ * Records an attempt and, while `attempt.workerId` holds the lease, moves the delivery on: delivered,
+ * retried at `nextAttemptAt`, failed, or (for `endpoint_gone`) failed with its endpoint disabled, whoever
+ * holds the lease. Releases the lease. A delivery that is no longer pending, or whose lease another worker
+ * holds, keeps its state; the attempt is recorded all the same. A delivery resent while this attempt was
+ * in flight stays pending and due, at the start of its schedule, unless this attempt delivered it.
  */
 export async function recordDeliveryAttempt(
   tx: Queryable,
@@ -357,18 +387,16 @@ export async function recordDeliveryAttempt(
   const lastError = lastErrorOf(attempt);
   const status = statusAfter(attempt);
   await tx.query(
-    `UPDATE callback_deliveries SET
-       status = $2, attempts = attempts + 1, lease_owner = NULL, lease_until = NULL, updated_at = $3::timestamptz,
-       next_attempt_at = COALESCE($4::timestamptz, next_attempt_at),
-       last_error = CASE WHEN $2 = 'delivered' THEN '' ELSE $5 END,
-       delivered_at = CASE WHEN $2 = 'delivered' THEN $3::timestamptz ELSE delivered_at END
-     WHERE id = $1 AND status = 'pending'`,
+    `UPDATE callback_deliveries AS d SET ${movedOn('$3')}
+     FROM (VALUES ($2::text, $4::timestamptz, $5::text)) AS u (status, next_attempt_at, last_error)
+     WHERE d.id = $1 AND d.status = 'pending' AND d.lease_owner = $6`,
     [
       deliveryId,
       status,
       now.toISOString(),
       attempt.outcome === 'retry' ? (attempt.nextAttemptAt ?? now).toISOString() : null,
       lastError,
+      attempt.workerId,
     ],
   );
   if (attempt.outcome === 'endpoint_gone') {
@@ -388,8 +416,8 @@ export async function recordDeliveryAttempt(
 
 /**
  * Records many attempts at once: one INSERT of the attempts and one UPDATE of their deliveries, each moved
- * on as `recordDeliveryAttempt` would (delivered, retried at `nextAttemptAt`, or failed) with its lease
- * released. For `delivered`, `retry` and `failed` only (an `endpoint_gone` also disables the endpoint: use
+ * on as `recordDeliveryAttempt` would (delivered, retried at `nextAttemptAt`, or failed, only while its
+ * attempt's worker holds the lease) with its lease released. For `delivered`, `retry` and `failed` only (an `endpoint_gone` also disables the endpoint: use
  * `recordDeliveryAttempt`), and for distinct deliveries. Returns the ids of the deliveries that exist;
  * attempts for any other id are not recorded.
  */
@@ -424,14 +452,10 @@ export async function recordDeliveryAttempts(
   const moved = attempts.filter(({ deliveryId }) => recorded.has(deliveryId));
   if (moved.length === 0) return recorded;
   await tx.query(
-    `UPDATE callback_deliveries AS d SET
-       status = u.status, attempts = d.attempts + 1, lease_owner = NULL, lease_until = NULL,
-       updated_at = $5::timestamptz,
-       next_attempt_at = COALESCE(u.next_attempt_at, d.next_attempt_at),
-       last_error = CASE WHEN u.status = 'delivered' THEN '' ELSE u.last_error END,
-       delivered_at = CASE WHEN u.status = 'delivered' THEN $5::timestamptz ELSE d.delivered_at END
-     FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[]) AS u (id, status, next_attempt_at, last_error)
-     WHERE d.id = u.id AND d.status = 'pending'`,
+    `UPDATE callback_deliveries AS d SET ${movedOn('$5')}
+     FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $6::text[])
+       AS u (id, status, next_attempt_at, last_error, worker_id)
+     WHERE d.id = u.id AND d.status = 'pending' AND d.lease_owner = u.worker_id`,
     [
       moved.map(({ deliveryId }) => deliveryId),
       moved.map(({ attempt }) => statusAfter(attempt)),
@@ -440,15 +464,39 @@ export async function recordDeliveryAttempts(
       ),
       moved.map(({ attempt }) => lastErrorOf(attempt)),
       at,
+      moved.map(({ attempt }) => attempt.workerId),
     ],
   );
   return recorded;
 }
 
 /**
+ * Gives up the leases `workerId` holds on these pending deliveries, without recording an attempt, so any
+ * worker may claim them at once (a worker that stops, or that could not start an attempt in time). Leases
+ * held by another worker, and deliveries no longer pending, are left alone. Returns how many were released.
+ */
+export async function releaseDeliveries(
+  db: Queryable,
+  workerId: string,
+  deliveryIds: readonly string[],
+  now: Date,
+): Promise<number> {
+  if (deliveryIds.length === 0) return 0;
+  const { rows } = await db.query(
+    `UPDATE callback_deliveries SET lease_owner = NULL, lease_until = NULL, updated_at = $3::timestamptz,
+       schedule_start = LEAST(schedule_start, attempts)
+     WHERE id = ANY($1::text[]) AND lease_owner = $2 AND status = 'pending'
+     RETURNING id`,
+    [[...deliveryIds], workerId, now.toISOString()],
+  );
+  return rows.length;
+}
+
+/**
  * Queues a terminal transaction's callback again: its deliveries to the account's enabled endpoints (or
- * the one given) are made pending and due now, keeping their webhook-id; an endpoint without a delivery
- * for it gets a new one. Returns how many deliveries are queued (0 when the transaction is not
+ * the one given) are made pending and due now, keeping their webhook-id and their attempt history, with
+ * the retry schedule started again (after the attempt in flight, if one is); an endpoint without a
+ * delivery for it gets a new one. Returns how many deliveries are queued (0 when the transaction is not
  * terminal or no endpoint applies).
  */
 export async function requeueCallbacks(
@@ -466,10 +514,13 @@ export async function requeueCallbacks(
   );
   if (endpoints.length === 0) return 0;
   const ids = endpoints.map((endpoint) => endpoint.id);
-  // A delivery that is pending keeps its lease: a worker may be sending it right now.
+  // A delivery that is pending keeps its lease: a worker may be sending it right now. Its schedule then
+  // starts after that attempt, which `movedOn` applies when the attempt is recorded.
   const { rows: reset } = await tx.query<{ endpoint_id: string }>(
     `UPDATE callback_deliveries SET
        next_attempt_at = $3::timestamptz, updated_at = $3::timestamptz,
+       schedule_start = CASE WHEN status = 'pending' AND lease_until > $3::timestamptz THEN attempts + 1
+         ELSE attempts END,
        lease_owner = CASE WHEN status = 'pending' THEN lease_owner END,
        lease_until = CASE WHEN status = 'pending' THEN lease_until END,
        status = 'pending'

@@ -213,7 +213,10 @@ export interface Ledger {
   /** Current first, then the previous one while inside its grace period. */
   endpointSecrets(endpointId: string): Promise<string[]>;
   claimDeliveries(options: { workerId: string; limit: number; leaseMs: number }): Promise<ClaimedDelivery[]>;
+  /** Moves the delivery on only while `attempt.workerId` holds its lease; the attempt is kept either way. */
   recordDeliveryAttempt(deliveryId: string, attempt: DeliveryAttempt): Promise<void>;
+  /** Gives up leases `workerId` holds on pending deliveries, recording no attempt; returns how many. */
+  releaseDeliveries(workerId: string, deliveryIds: readonly string[]): Promise<number>;
   resendCallbacks(accountId: string, reference: string, endpointId?: string): Promise<number>;
   listDeliveries(
     accountId: string,
@@ -455,6 +458,11 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     endpointSecrets: (endpointId) => endpoints.endpointSecrets(store, endpointId, now()),
     claimDeliveries: (claim) => outbox.claimDeliveries(store, claim, now()),
     recordDeliveryAttempt: (deliveryId, attempt) => attempts.submit({ deliveryId, attempt }),
+    async releaseDeliveries(workerId, deliveryIds) {
+      const released = await outbox.releaseDeliveries(store, workerId, deliveryIds, now());
+      if (released > 0) await announceCallbacks(deliveryIds[0] ?? '');
+      return released;
+    },
     async resendCallbacks(accountId, reference, endpointId) {
       const count = await store.transaction(async (tx) => {
         const { rows } = await tx.query<TransactionRow>(

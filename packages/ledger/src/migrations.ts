@@ -202,5 +202,15 @@ const sandboxProviderJobs: Migration = {
   ],
 };
 
+// A resend restarts a delivery's retry schedule and keeps its attempt count: `schedule_start` is the count
+// at which the current run of the schedule began. It is one ahead of `attempts` while a resend waits for
+// an attempt that was in flight when it was asked for.
+const callbackScheduleRestart: Migration = {
+  id: '0003_callback_schedule_restart',
+  statements: [
+    `ALTER TABLE callback_deliveries ADD COLUMN IF NOT EXISTS schedule_start integer NOT NULL DEFAULT 0`,
+  ],
+};
+
 /** Every migration, in the order they apply. */
-export const migrations: readonly Migration[] = [ledgerSchema, sandboxProviderJobs];
+export const migrations: readonly Migration[] = [ledgerSchema, sandboxProviderJobs, callbackScheduleRestart];
