@@ -25,6 +25,18 @@ describe('the service configuration', () => {
       transactionTimeoutSeconds: 600,
     });
     expect(config.callbackRetryScheduleSeconds).toEqual([0, 5, 300, 1_800, 7_200, 18_000, 36_000, 36_000]);
+    expect(config.callbackSlowDownFloorSeconds).toBe(60);
+  });
+
+  it('keeps the 60 s slow-down floor with a short retry schedule unless it is set too', () => {
+    expect(loadConfig({ CALLBACK_RETRY_SCHEDULE: '0,1,2' }).callbackSlowDownFloorSeconds).toBe(60);
+    expect(
+      loadConfig({ CALLBACK_RETRY_SCHEDULE: '0,1,2', CALLBACK_SLOW_DOWN_FLOOR_SECONDS: '0.5' })
+        .callbackSlowDownFloorSeconds,
+    ).toBe(0.5);
+    expect(problemsOf({ CALLBACK_SLOW_DOWN_FLOOR_SECONDS: '-1' })[0]).toMatch(
+      /^CALLBACK_SLOW_DOWN_FLOOR_SECONDS: .*received "-1"/,
+    );
   });
 
   it('names every bad variable with what was received', () => {

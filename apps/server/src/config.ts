@@ -48,6 +48,7 @@ const environmentSchema = z.object({
   SIMULATOR_DELAY_MS: integer(0, 3_600_000).default(1_500),
   TRANSACTION_TIMEOUT: integer(1, 86_400 * 7).default(600),
   CALLBACK_RETRY_SCHEDULE: retrySchedule.default([0, 5, 300, 1_800, 7_200, 18_000, 36_000, 36_000]),
+  CALLBACK_SLOW_DOWN_FLOOR_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
   CALLBACK_SECRET_GRACE_SECONDS: integer(0, 86_400 * 30).default(86_400),
   IDEMPOTENCY_WAIT_MS: integer(0, 60_000).default(10_000),
   AUTH_CACHE_MS: integer(0, 60_000).default(2_000),
@@ -84,6 +85,8 @@ export interface Config {
   readonly simulatorDelayMs: number;
   readonly transactionTimeoutSeconds: number;
   readonly callbackRetryScheduleSeconds: readonly number[];
+  /** The least wait before retrying a callback after a 429 or a timeout, whatever the schedule. */
+  readonly callbackSlowDownFloorSeconds: number;
   readonly callbackSecretGraceSeconds: number;
   readonly idempotencyWaitMs: number;
   /** How long a valid token's authentication is reused: another process's revocation or suspension applies within it. */
@@ -150,6 +153,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     simulatorDelayMs: env.SIMULATOR_DELAY_MS,
     transactionTimeoutSeconds: env.TRANSACTION_TIMEOUT,
     callbackRetryScheduleSeconds: env.CALLBACK_RETRY_SCHEDULE,
+    callbackSlowDownFloorSeconds: env.CALLBACK_SLOW_DOWN_FLOOR_SECONDS,
     callbackSecretGraceSeconds: env.CALLBACK_SECRET_GRACE_SECONDS,
     idempotencyWaitMs: env.IDEMPOTENCY_WAIT_MS,
     authCacheMs: env.AUTH_CACHE_MS,

@@ -8,6 +8,7 @@ export function workerSettingsOf(config: Config): WorkerSettings {
     mode: config.mode,
     transactionTimeoutSeconds: config.transactionTimeoutSeconds,
     retryScheduleSeconds: config.callbackRetryScheduleSeconds,
+    slowDownFloorSeconds: config.callbackSlowDownFloorSeconds,
     providerTimeoutMs: config.providerTimeoutMs,
   };
 }

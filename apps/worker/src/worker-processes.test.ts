@@ -26,6 +26,8 @@ const settings: WorkerSettings = {
   mode: 'sandbox',
   transactionTimeoutSeconds: 600,
   retryScheduleSeconds: [0, 0.2, 0.5, 1, 1, 1, 1, 1],
+  // A receiver that times out under load is retried in a second, not after the 60 s default.
+  slowDownFloorSeconds: 1,
   providerTimeoutMs: 10_000,
   pollIntervalMs: 200,
   // A short attempt deadline keeps the killed worker's leases (2 × 1 s + 5 s) short.

@@ -3,7 +3,10 @@
 
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { STANDARD_WEBHOOKS_RETRY_SCHEDULE_SECONDS } from './delivery/retry-schedule.js';
+import {
+  SLOW_DOWN_FLOOR_SECONDS,
+  STANDARD_WEBHOOKS_RETRY_SCHEDULE_SECONDS,
+} from './delivery/retry-schedule.js';
 
 export interface WorkerSettings {
   readonly mode: 'sandbox' | 'live';
@@ -11,6 +14,11 @@ export interface WorkerSettings {
   readonly transactionTimeoutSeconds: number;
   /** Delay before each callback attempt, in seconds; the first is usually 0. */
   readonly retryScheduleSeconds: readonly number[];
+  /**
+   * The least wait before retrying after a 429 or a timeout, in seconds (default 60, whatever the schedule;
+   * tests with a short schedule lower it explicitly).
+   */
+  readonly slowDownFloorSeconds?: number;
   /** How long the server waits for a provider to take a submission. */
   readonly providerTimeoutMs: number;
   /** Names this worker in leases and attempt records; defaults to host, process id and a random suffix. */
@@ -33,6 +41,7 @@ export interface ResolvedWorkerSettings {
   readonly mode: 'sandbox' | 'live';
   readonly transactionTimeoutMs: number;
   readonly retryScheduleSeconds: readonly number[];
+  readonly slowDownFloorSeconds: number;
   readonly providerTimeoutMs: number;
   readonly workerId: string;
   readonly pollIntervalMs: number;
@@ -81,12 +90,19 @@ export function resolveWorkerSettings(settings: WorkerSettings): ResolvedWorkerS
       `Expected a retry schedule of one or more non-negative seconds (e.g. ${STANDARD_WEBHOOKS_RETRY_SCHEDULE_SECONDS.join(',')}), received ${JSON.stringify(schedule)}.`,
     );
   }
+  const slowDownFloorSeconds = settings.slowDownFloorSeconds ?? SLOW_DOWN_FLOOR_SECONDS;
+  if (!Number.isFinite(slowDownFloorSeconds) || slowDownFloorSeconds < 0) {
+    throw new RangeError(
+      `Expected worker setting slowDownFloorSeconds to be 0 or more seconds, received ${slowDownFloorSeconds}.`,
+    );
+  }
   const deliveryTimeoutMs = positiveInteger('deliveryTimeoutMs', settings.deliveryTimeoutMs ?? 15_000);
   return {
     mode: settings.mode,
     transactionTimeoutMs:
       positiveInteger('transactionTimeoutSeconds', settings.transactionTimeoutSeconds) * 1000,
     retryScheduleSeconds: schedule,
+    slowDownFloorSeconds,
     providerTimeoutMs: positiveInteger('providerTimeoutMs', settings.providerTimeoutMs),
     workerId: settings.workerId ?? defaultWorkerId(),
     pollIntervalMs: positiveInteger('pollIntervalMs', settings.pollIntervalMs ?? 1_000),

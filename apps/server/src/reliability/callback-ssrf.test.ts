@@ -55,6 +55,7 @@ const settings = (mode: 'live' | 'sandbox'): WorkerSettings => ({
   mode,
   transactionTimeoutSeconds: 600,
   retryScheduleSeconds: [0, 0.2, 0.2, 0.2, 0.2, 0.2],
+  slowDownFloorSeconds: 0.2,
   providerTimeoutMs: 1_000,
   pollIntervalMs: 100,
   deliveryTimeoutMs: 1_000,

@@ -56,6 +56,8 @@ const testEnvironment = {
   SIMULATOR_DELAY_MS: '50',
   PROVIDER_TIMEOUT_MS: '2000',
   CALLBACK_RETRY_SCHEDULE: '0,0.2,0.5,1',
+  // Lowered from 60 s along with the schedule, so a test receiver that times out is retried in seconds.
+  CALLBACK_SLOW_DOWN_FLOOR_SECONDS: '1',
   IDEMPOTENCY_WAIT_MS: '5000',
 };
 

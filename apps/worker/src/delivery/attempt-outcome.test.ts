@@ -52,6 +52,14 @@ describe('attemptOutcome', () => {
     });
   });
 
+  it('waits the configured slow-down floor after a timeout when one is set', () => {
+    const timeout: CallbackPostResult = { kind: 'timeout', durationMs: 300, error: 'deadline' };
+    expect(attemptOutcome(timeout, { ...context, slowDownFloorSeconds: 7 })).toEqual({
+      outcome: 'retry',
+      nextAttemptAt: secondsLater(7),
+    });
+  });
+
   it('honours Retry-After within twice the scheduled delay', () => {
     expect(attemptOutcome(answered(503, '90'), context)).toEqual({
       outcome: 'retry',

@@ -16,6 +16,8 @@ export interface AttemptContext {
   /** Attempts made so far, counting this one. */
   readonly attemptsMade: number;
   readonly schedule: readonly number[];
+  /** The least delay after a 429 or a timeout, in seconds; 60 by default. */
+  readonly slowDownFloorSeconds?: number;
   readonly now: Date;
   readonly random?: () => number;
 }
@@ -36,6 +38,9 @@ export function attemptOutcome(result: CallbackPostResult, context: AttemptConte
       result.kind === 'timeout' || (result.kind === 'answered' && result.status === TOO_MANY_REQUESTS),
     retryAfterSeconds:
       result.kind === 'answered' ? parseRetryAfter(result.retryAfter, context.now) : undefined,
+    ...(context.slowDownFloorSeconds === undefined
+      ? {}
+      : { slowDownFloorSeconds: context.slowDownFloorSeconds }),
     ...(context.random === undefined ? {} : { random: context.random }),
   });
   if (delayMs === undefined) return { outcome: 'failed' };

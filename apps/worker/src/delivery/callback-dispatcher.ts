@@ -3,8 +3,9 @@
 // bounded per worker (deliveries in hand) and per endpoint (requests open to it: an endpoint's slot is
 // freed as soon as its answer is in, while the attempt is still being recorded). Each endpoint's secrets
 // are read once per claim round. A claimed delivery that waited so long for its endpoint that its lease
-// could lapse before the attempt ends is not sent: the lease lapses and the delivery is claimed again, so
-// no receiver gets the same delivery twice at once.
+// could lapse before the attempt ends is not sent, and neither is one still waiting when the worker stops:
+// its lease is released at once, so any worker may claim it again without waiting for the lease to run
+// out, and no receiver gets the same delivery twice at once.
 
 import { performance } from 'node:perf_hooks';
 import type { ClaimedDelivery, Ledger } from '@topup/ledger';
@@ -22,7 +23,10 @@ import { CallbackHttpClient } from './post-callback.js';
 import type { CallbackPostResult } from './post-callback.js';
 
 export interface CallbackDispatcherOptions {
-  readonly ledger: Pick<Ledger, 'claimDeliveries' | 'recordDeliveryAttempt' | 'endpointSecrets'>;
+  readonly ledger: Pick<
+    Ledger,
+    'claimDeliveries' | 'recordDeliveryAttempt' | 'releaseDeliveries' | 'endpointSecrets'
+  >;
   readonly logger: Logger;
   readonly settings: ResolvedWorkerSettings;
   readonly metrics: WorkerMetrics;
@@ -33,6 +37,8 @@ export interface CallbackDispatcherOptions {
   readonly wake: () => void;
   readonly resolve?: HostResolver;
   readonly random?: () => number;
+  /** Starts a timer; `setTimeout` by default (tests use one that fires early, as Node's may). */
+  readonly setTimer?: (callback: () => void, delayMs: number) => NodeJS.Timeout;
 }
 
 /** An endpoint's current secrets, read at most once per claim round. */
@@ -93,7 +99,7 @@ export class CallbackDispatcher {
     return { more: false };
   }
 
-  /** Stops claiming, lets deliveries still waiting for their endpoint lapse, and finishes those in flight. */
+  /** Stops claiming, releases deliveries still waiting for their endpoint, and finishes those in flight. */
   async stop(): Promise<void> {
     this.#stopping = true;
     for (const timer of this.#retryTimers) clearTimeout(timer);
@@ -116,10 +122,14 @@ export class CallbackDispatcher {
   #wakeAt(at: Date): void {
     const delayMs = at.getTime() - Date.now();
     if (this.#stopping || delayMs >= this.#options.settings.pollIntervalMs) return;
-    const timer = setTimeout(
+    const setTimer = this.#options.setTimer ?? setTimeout;
+    const timer = setTimer(
       () => {
         this.#retryTimers.delete(timer);
-        this.#options.wake();
+        // Node's timers may fire up to a millisecond before Date.now() reaches `at`, and a claim then would
+        // not find the retry due yet; with no other wake-up it would wait for the next poll.
+        if (Date.now() < at.getTime()) this.#wakeAt(at);
+        else this.#options.wake();
       },
       Math.max(0, delayMs),
     );
@@ -133,24 +143,32 @@ export class CallbackDispatcher {
       const result = await this.#endpoints.run(delivery.endpointId, () =>
         this.#send(delivery, sendBy, secretsOf),
       );
-      await this.#record(delivery, result);
+      if (result === 'lapsed') await this.#release(delivery);
+      else await this.#record(delivery, result);
     } catch (error) {
       // The attempt may have been sent; its lease lapses and it is sent again: at least once.
       logger.error({ err: error, deliveryId: delivery.id }, 'recording a callback attempt failed');
     }
   }
 
-  async #record(delivery: ClaimedDelivery, result: CallbackPostResult | 'lapsed'): Promise<void> {
-    const { ledger, logger, settings, metrics } = this.#options;
-    if (result === 'lapsed') {
-      logger.debug({ deliveryId: delivery.id }, 'callback not sent in time; left for its lease to lapse');
-      return;
-    }
+  /** Gives a claimed delivery that was not sent back to the queue, for any worker to claim now. */
+  async #release(delivery: ClaimedDelivery): Promise<void> {
+    const { ledger, logger, settings } = this.#options;
+    await ledger.releaseDeliveries(settings.workerId, [delivery.id]);
+    logger.debug(
+      { deliveryId: delivery.id, stopping: this.#stopping },
+      'callback not sent: it could no longer start within its lease, or the worker is stopping; released',
+    );
+  }
+
+  async #record(delivery: ClaimedDelivery, result: CallbackPostResult): Promise<void> {
+    const { ledger, settings, metrics } = this.#options;
     const now = new Date();
-    const attemptsMade = delivery.attempts + 1;
+    const attempt = delivery.attempts + 1;
     const decision: AttemptOutcome = attemptOutcome(result, {
-      attemptsMade,
+      attemptsMade: delivery.attemptsInSchedule + 1,
       schedule: settings.retryScheduleSeconds,
+      slowDownFloorSeconds: settings.slowDownFloorSeconds,
       now,
       ...(this.#options.random === undefined ? {} : { random: this.#options.random }),
     });
@@ -165,7 +183,7 @@ export class CallbackDispatcher {
     if (decision.outcome === 'retry') this.#wakeAt(decision.nextAttemptAt);
     metrics.callbackDeliveries.inc({ outcome: decision.outcome });
     metrics.callbackAttemptDuration.observe({ result: resultClass(result) }, result.durationMs / 1000);
-    this.#logAttempt(delivery, attemptsMade, result, decision);
+    this.#logAttempt(delivery, attempt, result, decision);
   }
 
   #logAttempt(

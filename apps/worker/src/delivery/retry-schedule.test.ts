@@ -1,10 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  retryDelayMs,
-  slowDownFloorSeconds,
-  STANDARD_WEBHOOKS_RETRY_SCHEDULE_SECONDS,
-} from './retry-schedule.js';
+import { retryDelayMs, STANDARD_WEBHOOKS_RETRY_SCHEDULE_SECONDS } from './retry-schedule.js';
 
 const schedule = STANDARD_WEBHOOKS_RETRY_SCHEDULE_SECONDS;
 const middle = () => 0.5;
@@ -49,10 +45,27 @@ describe('retryDelayMs', () => {
     expect(retryDelayMs({ schedule, attemptsMade: 2, slowDown: true, random: middle })).toBe(300_000);
   });
 
-  it('scales the slow-down floor down to a short test schedule', () => {
+  it('keeps the 60 s slow-down floor with a short schedule, unless a lower floor is set', () => {
     const short = [0, 1, 2, 3];
-    expect(slowDownFloorSeconds(short)).toBe(3);
-    expect(retryDelayMs({ schedule: short, attemptsMade: 1, slowDown: true, random: middle })).toBe(3_000);
+    expect(retryDelayMs({ schedule: short, attemptsMade: 1, slowDown: true, random: middle })).toBe(60_000);
+    expect(
+      retryDelayMs({
+        schedule: short,
+        attemptsMade: 1,
+        slowDown: true,
+        slowDownFloorSeconds: 0.5,
+        random: middle,
+      }),
+    ).toBe(1_000);
+    expect(
+      retryDelayMs({
+        schedule: short,
+        attemptsMade: 1,
+        slowDown: true,
+        slowDownFloorSeconds: 2,
+        random: middle,
+      }),
+    ).toBe(2_000);
   });
 
   it('honours Retry-After within one to two times the scheduled delay', () => {
