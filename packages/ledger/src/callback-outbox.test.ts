@@ -510,24 +510,32 @@ describe.each(testStoreKinds())('the callback outbox on %s', (kind) => {
       expect(delivery?.attempts).toHaveLength(4);
     });
 
-    it('keeps a delivery resent during its last attempt pending, with its schedule starting after it', async () => {
-      await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
-      const reference = await completedFloat();
-      const [inFlight] = await ledger.claimDeliveries({ workerId: 'w1', limit: 1, leaseMs: 60_000 });
-      await expect(ledger.resendCallbacks(account.id, reference)).resolves.toBe(1);
-      // The attempt in flight was the schedule's last: without the resend it would fail the delivery.
-      await ledger.recordDeliveryAttempt(inFlight?.id ?? '', {
-        workerId: 'w1',
-        httpStatus: 503,
-        durationMs: 1,
-        responseExcerpt: '',
-        outcome: 'failed',
-      });
-      const [delivery] = await ledger.listDeliveries(account.id, { reference });
-      expect(delivery).toMatchObject({ status: 'pending', attemptCount: 1, nextAttemptAt: clock });
-      const [again] = await ledger.claimDeliveries({ workerId: 'w2', limit: 1, leaseMs: 60_000 });
-      expect(again).toMatchObject({ id: inFlight?.id, attempts: 1, attemptsInSchedule: 0 });
-    });
+    it.each(['failed', 'delivered'] as const)(
+      'sends a delivery resent during an attempt again after it, even when that attempt ends %s',
+      async (outcome) => {
+        await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
+        const reference = await completedFloat();
+        const [inFlight] = await ledger.claimDeliveries({ workerId: 'w1', limit: 1, leaseMs: 60_000 });
+        await expect(ledger.resendCallbacks(account.id, reference)).resolves.toBe(1);
+        // The attempt in flight may have been the schedule's last, or may already have been answered.
+        await ledger.recordDeliveryAttempt(inFlight?.id ?? '', {
+          workerId: 'w1',
+          httpStatus: outcome === 'failed' ? 503 : 200,
+          durationMs: 1,
+          responseExcerpt: '',
+          outcome,
+        });
+        const [delivery] = await ledger.listDeliveries(account.id, { reference });
+        expect(delivery).toMatchObject({
+          status: 'pending',
+          attemptCount: 1,
+          nextAttemptAt: clock,
+          deliveredAt: undefined,
+        });
+        const [again] = await ledger.claimDeliveries({ workerId: 'w2', limit: 1, leaseMs: 60_000 });
+        expect(again).toMatchObject({ id: inFlight?.id, attempts: 1, attemptsInSchedule: 0 });
+      },
+    );
 
     it("resends nothing for a transaction still requested, or another account's", async () => {
       await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });

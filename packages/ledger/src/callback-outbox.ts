@@ -329,16 +329,18 @@ function lastErrorOf(attempt: DeliveryAttempt): string {
 /**
  * The SET clause that moves a delivery `d` on after an attempt `u` (status, next_attempt_at, last_error),
  * made at the time in the parameter `at`. `schedule_start > attempts` means a resend arrived while the
- * attempt was in flight: the delivery then stays pending and due, and its schedule starts after this
- * attempt, unless the attempt delivered it or found the endpoint gone.
+ * attempt was in flight, perhaps after that attempt's answer: the caller asked for a send after its
+ * request, so the delivery stays pending and due whatever this attempt's outcome, with its schedule
+ * starting after it (an endpoint found gone still fails it, with the endpoint's other deliveries).
  */
 const movedOn = (at: string) => `
-       status = CASE WHEN u.status = 'failed' AND d.schedule_start > d.attempts THEN 'pending' ELSE u.status END,
+       status = CASE WHEN d.schedule_start > d.attempts THEN 'pending' ELSE u.status END,
        attempts = d.attempts + 1, lease_owner = NULL, lease_until = NULL, updated_at = ${at}::timestamptz,
        next_attempt_at = CASE WHEN d.schedule_start > d.attempts THEN d.next_attempt_at
          ELSE COALESCE(u.next_attempt_at, d.next_attempt_at) END,
        last_error = CASE WHEN u.status = 'delivered' THEN '' ELSE u.last_error END,
-       delivered_at = CASE WHEN u.status = 'delivered' THEN ${at}::timestamptz ELSE d.delivered_at END`;
+       delivered_at = CASE WHEN u.status = 'delivered' AND d.schedule_start <= d.attempts THEN ${at}::timestamptz
+         ELSE d.delivered_at END`;
 
 /** Where a delivery stands after an attempt: retried deliveries stay pending. */
 function statusAfter(attempt: DeliveryAttempt): DeliveryStatus {
@@ -350,7 +352,7 @@ function statusAfter(attempt: DeliveryAttempt): DeliveryStatus {
  * retried at `nextAttemptAt`, failed, or (for `endpoint_gone`) failed with its endpoint disabled, whoever
  * holds the lease. Releases the lease. A delivery that is no longer pending, or whose lease another worker
  * holds, keeps its state; the attempt is recorded all the same. A delivery resent while this attempt was
- * in flight stays pending and due, at the start of its schedule, unless this attempt delivered it.
+ * in flight stays pending and due, at the start of its schedule, whatever this attempt's outcome.
  */
 export async function recordDeliveryAttempt(
   tx: Queryable,
