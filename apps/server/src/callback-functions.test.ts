@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallbackDeliveryView } from '@topup/envelope';
 import type { Store } from '@topup/ledger';
+import { startCallbackSink } from './testing/callback-sink.js';
+import { eventually } from './testing/eventually.js';
 import { startTestService } from './testing/test-service.js';
 import type { TestService } from './testing/test-service.js';
 import { openTestStores } from './testing/test-stores.js';
@@ -83,4 +86,80 @@ describe.each(openTestStores())('callback endpoint functions on $name', (stores)
     expect(response.status).toBe(422);
     expect((await envelopeOf(response)).data.errors).toEqual(["'url is invalid'"]);
   });
+});
+
+describe.each(openTestStores())('list_callback_deliveries with the worker on $name', (stores) => {
+  let store: Store;
+  let service: TestService;
+
+  beforeAll(async () => {
+    store = await stores.open();
+    // A long third delay keeps a failing delivery pending, with its next attempt in the future.
+    service = await startTestService(store, { worker: true, env: { CALLBACK_RETRY_SCHEDULE: '0,0.2,120' } });
+  });
+
+  afterAll(async () => {
+    await service.stop();
+    await stores.close(store);
+  });
+
+  it('shows each attempt’s answer excerpt and error, and when a pending delivery is next tried', async () => {
+    // The first answer holds a control character, which XML cannot carry.
+    const sink = await startCallbackSink((index) =>
+      index === 0 ? { status: 503, body: 'busy\u0001 try later' } : { status: 200, body: 'thanks' },
+    );
+    try {
+      const { token } = await service.createCaller({ float: 10_000_000n });
+      for (const url of [sink.url, 'http://127.0.0.1:9/callbacks']) {
+        const added = await service.call('add_callback_endpoint', { token, json: { url } });
+        expect((await envelopeOf(added)).status.code).toBe('0000');
+      }
+      const sent = await envelopeOf(
+        await service.call('send_agent_float', { token, json: { mobile: '254733000123', amount: '100' } }),
+      );
+      const { reference } = sent.data.transaction as { reference: string };
+      const list = async (accept: string) =>
+        service.call('list_callback_deliveries', { token, json: { reference }, headers: { Accept: accept } });
+
+      const deliveries = await eventually(
+        'one delivery delivered on its second attempt, the other refused twice',
+        async () => {
+          const { data } = await envelopeOf(await list('application/json'));
+          const found = data.deliveries as CallbackDeliveryView[];
+          const delivered = found.find((delivery) => delivery.status === 'delivered');
+          const pending = found.find((delivery) => delivery.status === 'pending');
+          return delivered?.attempts.length === 2 && pending?.attempts.length === 2
+            ? { delivered, pending }
+            : undefined;
+        },
+        15_000,
+      );
+      expect(deliveries.delivered).toMatchObject({
+        next_attempt: '',
+        last_error: '',
+        attempts: [
+          { http_status: '503', outcome: 'retry', response_excerpt: 'busy\uFFFD try later', error: '' },
+          { http_status: '200', outcome: 'delivered', response_excerpt: 'thanks', error: '' },
+        ],
+      });
+      expect(Date.parse(deliveries.delivered.delivered)).toBeGreaterThanOrEqual(
+        Date.parse(deliveries.delivered.created),
+      );
+      const { pending } = deliveries;
+      expect(pending.delivered).toBe('');
+      expect(pending.last_error).toContain('ECONNREFUSED');
+      expect(pending.attempts[1]).toMatchObject({ http_status: '', outcome: 'retry', response_excerpt: '' });
+      expect(pending.attempts[1]?.error).toContain('ECONNREFUSED');
+      // Third delay 120 s ± 20 %.
+      expect(Date.parse(pending.next_attempt) - Date.now()).toBeGreaterThan(60_000);
+
+      const xml = await list('text/xml');
+      expect(xml.status).toBe(200);
+      const text = await xml.text();
+      expect(text).toContain('<response_excerpt>busy\uFFFD try later</response_excerpt>');
+      expect(text).toContain(`<next_attempt>${pending.next_attempt}</next_attempt>`);
+    } finally {
+      await sink.close();
+    }
+  }, 30_000);
 });

@@ -360,22 +360,31 @@ export interface CallbackEndpointView {
  * import type { CallbackAttemptView } from '@topup/envelope';
  *
  * const attempt: CallbackAttemptView = {
- *   attempted: '2025-11-21 14:05:10',
- *   http_status: '200',
+ *   attempted: '2025-11-21T11:05:10.000Z',
+ *   http_status: '503',
  *   duration_ms: '84',
- *   outcome: 'delivered',
+ *   outcome: 'retry',
+ *   response_excerpt: 'Service Unavailable',
+ *   error: '',
  * };
  * ```
  */
 export interface CallbackAttemptView {
   attempted: string;
+  /** Empty when no answer came (a timeout or a network failure: see `error`). */
   http_status: string;
   duration_ms: string;
+  /** `delivered`, `retry`, `failed` or `endpoint_gone`. */
   outcome: string;
+  /** The first 20 KB of the receiver's answer; characters XML cannot carry are shown as U+FFFD. */
+  response_excerpt: string;
+  /** Why no usable answer came (timeout, refused connection, URL refused by policy); empty otherwise. */
+  error: string;
 }
 
 /**
- * A callback and its delivery attempts to one endpoint, as `list_callback_deliveries` shows it.
+ * A callback and its delivery attempts to one endpoint, as `list_callback_deliveries` shows it. Times are
+ * ISO 8601 in UTC; `next_attempt` is empty unless the delivery is pending, `delivered` unless delivered.
  *
  * @example
  * ```ts
@@ -394,5 +403,10 @@ export interface CallbackDeliveryView {
   endpoint_id: string;
   reference: string;
   status: 'pending' | 'delivered' | 'failed';
+  created: string;
+  next_attempt: string;
+  delivered: string;
+  /** The last attempt's error or HTTP status; empty once delivered. */
+  last_error: string;
   attempts: CallbackAttemptView[];
 }

@@ -1,5 +1,6 @@
-// A callback receiver on 127.0.0.1 for tests: answers every callback 200 and keeps what arrived (headers,
-// raw body, arrival time), so a test can check what was delivered, when, and with which signature.
+// A callback receiver on 127.0.0.1 for tests: answers every callback 200 (or as the test scripts it) and
+// keeps what arrived (headers, raw body, arrival time), so a test can check what was delivered, when, and
+// with which signature.
 
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -29,16 +30,31 @@ function referenceOf(body: string): string | undefined {
   }
 }
 
-export async function startCallbackSink(): Promise<CallbackSink> {
+/** How the sink answers the n-th callback (0-based). */
+export type SinkAnswer = (index: number) => { readonly status: number; readonly body: string };
+
+const processed: SinkAnswer = () => ({
+  status: 200,
+  body: '{"status":{"type":"SUCCESS","code":"0000","message":"Callback processed"}}',
+});
+
+export async function startCallbackSink(answer: SinkAnswer = processed): Promise<CallbackSink> {
   const arrived: ArrivedCallback[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      arrived.push({ headers: request.headers, body, receivedAt: Date.now(), reference: referenceOf(body) });
-      response.writeHead(200, { 'Content-Type': 'application/json' });
-      response.end('{"status":{"type":"SUCCESS","code":"0000","message":"Callback processed"}}');
+      const index =
+        arrived.push({
+          headers: request.headers,
+          body,
+          receivedAt: Date.now(),
+          reference: referenceOf(body),
+        }) - 1;
+      const { status, body: answerBody } = answer(index);
+      response.writeHead(status, { 'Content-Type': 'application/json' });
+      response.end(answerBody);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
