@@ -2,7 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallbackDeliveryView } from '@topup/envelope';
+import { startCallbackSink } from './testing/callback-sink.js';
 import { runCli, startService } from './testing/child-process.js';
+import { eventually } from './testing/eventually.js';
 
 describe('the operator CLI and `pnpm start` as real processes', () => {
   let dataDir: string;
@@ -72,6 +75,90 @@ describe('the operator CLI and `pnpm start` as real processes', () => {
     expect(result.code).toBe(64);
     expect(result.stderr).toContain('--channel must be float or airtime, received "savings"');
   });
+
+  it('manages callback endpoints under the API’s URL policy, and lists and resends deliveries', async () => {
+    const sink = await startCallbackSink(() => ({ status: 200, body: 'got it' }));
+    try {
+      const created = await runCli(['account', 'create', '--name', 'Hooks Ltd', '--json'], env);
+      const { account, token } = JSON.parse(created.stdout) as { account: string; token: string };
+
+      const refused = await runCli(
+        ['endpoint', 'add', '--account', account, '--url', 'https://user:pass@127.0.0.1/hooks'],
+        env,
+      );
+      expect(refused.code).toBe(64);
+      expect(refused.stderr).toContain('--url refused:');
+
+      const added = await runCli(
+        ['endpoint', 'add', '--account', account, '--url', sink.url, '--format', 'json', '--json'],
+        env,
+      );
+      expect(added.code).toBe(0);
+      const { endpoint, secret } = JSON.parse(added.stdout) as { endpoint: string; secret: string };
+      expect(secret).toMatch(/^whsec_/);
+      const listed = await runCli(['endpoint', 'list', '--account', account, '--json'], env);
+      expect(JSON.parse(listed.stdout)).toMatchObject([{ id: endpoint, url: sink.url, enabled: true }]);
+      expect(listed.stdout).not.toContain(secret);
+      await runCli(['channel', 'fund', '--account', account, '--channel', 'float', '--amount', '500'], env);
+
+      const service = await startService('src/main.ts', env);
+      let reference = '';
+      try {
+        const response = await fetch(`${service.url}/api/send_agent_float`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ mobile: '254733000123', amount: '100' }),
+        });
+        reference = ((await response.json()) as { data: { transaction: { reference: string } } }).data
+          .transaction.reference;
+        await eventually('the callback', () =>
+          sink.arrived.find((callback) => callback.reference === reference),
+        );
+        // The worker records the attempt after the answer arrives; stopping waits for it.
+      } finally {
+        expect(await service.stop()).toBe(0);
+      }
+
+      const deliveries = await runCli(
+        ['callback', 'deliveries', '--account', account, '--reference', reference, '--json'],
+        env,
+      );
+      expect(deliveries.code).toBe(0);
+      const [delivery] = JSON.parse(deliveries.stdout) as CallbackDeliveryView[];
+      expect(delivery).toMatchObject({
+        endpoint_id: endpoint,
+        reference,
+        status: 'delivered',
+        attempts: [{ http_status: '200', outcome: 'delivered', response_excerpt: 'got it', error: '' }],
+      });
+      const failed = await runCli(
+        ['callback', 'deliveries', '--account', account, '--status', 'failed', '--json'],
+        env,
+      );
+      expect(JSON.parse(failed.stdout)).toEqual([]);
+
+      const resent = await runCli(
+        ['callback', 'resend', '--account', account, '--reference', reference, '--json'],
+        env,
+      );
+      expect(JSON.parse(resent.stdout)).toEqual({ reference, deliveries: 1 });
+      const pending = await runCli(
+        ['callback', 'deliveries', '--account', account, '--status', 'pending'],
+        env,
+      );
+      expect(pending.stdout).toContain(`${delivery?.id}  ${reference}  ${endpoint}  pending  next attempt `);
+      expect(pending.stdout).toContain('delivered      200');
+
+      const badStatus = await runCli(
+        ['callback', 'deliveries', '--account', account, '--status', 'lost'],
+        env,
+      );
+      expect(badStatus.code).toBe(64);
+      expect(badStatus.stderr).toContain('--status must be pending, delivered or failed, received "lost"');
+    } finally {
+      await sink.close();
+    }
+  }, 180_000);
 
   it('creates a demo account with ready-to-paste curl commands on a brand-new data folder', async () => {
     const fresh = await mkdtemp(join(tmpdir(), 'topup-fresh-'));

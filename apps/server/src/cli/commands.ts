@@ -1,10 +1,13 @@
-// The operator commands: accounts, tokens, channel funding, callback endpoints, ledger verification and
-// migrations. Each takes parsed options and returns what to print; none writes to the console itself.
+// The operator commands: accounts, tokens, channel funding, callback endpoints and deliveries, ledger
+// verification and migrations. Each takes parsed options and returns what to print; none writes to the
+// console itself. Callback commands apply the same rules as the API functions they mirror.
 
 import { parseMinorAmount } from './amounts.js';
 import { formatMinor } from '@topup/ledger';
-import type { AccountStatus, Ledger, Store } from '@topup/ledger';
+import type { AccountStatus, DeliveryStatus, Ledger, Store } from '@topup/ledger';
 import { migrate } from '@topup/ledger';
+import { checkCallbackUrl } from '@topup/worker';
+import { deliveryView } from '../functions/callback-deliveries.js';
 import type { CommandResult } from './cli-output.js';
 import { UsageError } from './cli-output.js';
 
@@ -15,6 +18,8 @@ export interface CommandContext {
   readonly store: Store;
   readonly options: Options;
   readonly graceSeconds: number;
+  /** The service's mode: callback URLs must be https, to public addresses, in live mode. */
+  readonly mode: 'sandbox' | 'live';
 }
 
 function required(options: Options, name: string): string {
@@ -149,13 +154,17 @@ async function channelBalance({ ledger, options }: CommandContext): Promise<Comm
   };
 }
 
-async function endpointAdd({ ledger, options }: CommandContext): Promise<CommandResult> {
+async function endpointAdd({ ledger, options, mode }: CommandContext): Promise<CommandResult> {
   const format = optional(options, 'format') ?? 'json';
   if (format !== 'json' && format !== 'xml')
     throw new UsageError(`--format must be json or xml, received ${JSON.stringify(format)}`);
   const description = optional(options, 'description');
+  const url = required(options, 'url');
+  // The policy add_callback_endpoint applies; it is checked again at every delivery.
+  const check = await checkCallbackUrl(url, { mode, allowPrivateAddresses: mode === 'sandbox' });
+  if (!check.ok) throw new UsageError(`--url refused: ${check.problem}`);
   const { endpoint, secret } = await ledger.addCallbackEndpoint(required(options, 'account'), {
-    url: required(options, 'url'),
+    url,
     format,
     ...(description === undefined ? {} : { description }),
   });
@@ -208,6 +217,39 @@ async function callbackResend({ ledger, options }: CommandContext): Promise<Comm
   };
 }
 
+function deliveryStatusOf(options: Options): DeliveryStatus | undefined {
+  const status = optional(options, 'status');
+  if (status === undefined || status === 'pending' || status === 'delivered' || status === 'failed')
+    return status;
+  throw new UsageError(`--status must be pending, delivered or failed, received ${JSON.stringify(status)}`);
+}
+
+async function callbackDeliveries({ ledger, options }: CommandContext): Promise<CommandResult> {
+  const reference = optional(options, 'reference');
+  const status = deliveryStatusOf(options);
+  const deliveries = (
+    await ledger.listDeliveries(required(options, 'account'), {
+      ...(reference === undefined ? {} : { reference }),
+      ...(status === undefined ? {} : { status }),
+    })
+  ).map(deliveryView);
+  const lines = deliveries.flatMap((delivery) => [
+    `${delivery.id}  ${delivery.reference}  ${delivery.endpoint_id}  ${delivery.status}` +
+      (delivery.next_attempt === '' ? '' : `  next attempt ${delivery.next_attempt}`),
+    ...delivery.attempts.map(
+      (attempt) =>
+        `  ${attempt.attempted}  ${attempt.outcome.padEnd(13)}  ${(attempt.http_status || '-').padEnd(3)}  ` +
+        `${attempt.duration_ms} ms` +
+        (attempt.error === '' ? '' : `  ${attempt.error}`) +
+        (attempt.response_excerpt === '' ? '' : `  ${JSON.stringify(attempt.response_excerpt.slice(0, 80))}`),
+    ),
+  ]);
+  return {
+    json: deliveries,
+    human: lines.length === 0 ? 'No callback deliveries.' : lines.join('\n'),
+  };
+}
+
 async function ledgerVerify({ ledger }: CommandContext): Promise<CommandResult> {
   const report = await ledger.verify();
   return {
@@ -242,6 +284,7 @@ export const commands: Readonly<Record<string, (context: CommandContext) => Prom
   'endpoint remove': endpointRemove,
   'endpoint rotate': endpointRotate,
   'callback resend': callbackResend,
+  'callback deliveries': callbackDeliveries,
   'ledger verify': ledgerVerify,
   migrate: migrateCommand,
 };

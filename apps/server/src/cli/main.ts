@@ -25,6 +25,7 @@ Commands:
   endpoint list --account ID
   endpoint remove|rotate --account ID --endpoint ID
   callback resend --account ID --reference REF [--endpoint ID]
+  callback deliveries --account ID [--reference REF] [--status pending|delivered|failed]
   ledger verify
   migrate
 `;
@@ -46,6 +47,7 @@ const optionNames = [
   'description',
   'endpoint',
   'reference',
+  'status',
 ] as const;
 
 async function run(argv: readonly string[]): Promise<number> {
@@ -74,6 +76,7 @@ async function run(argv: readonly string[]): Promise<number> {
       store,
       options: values,
       graceSeconds: config.callbackSecretGraceSeconds,
+      mode: config.mode,
     });
     printResult(result, values.json);
     return failed(name, result) ? 1 : 0;
