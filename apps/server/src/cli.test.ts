@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startService } from './testing/child-process.js';
+import { eventually } from './testing/eventually.js';
 import { postgresTestUrl, runSql } from './testing/postgres-schema.js';
 
 const allMigrations = ['0001_ledger', '0002_provider_simulator_jobs'];
@@ -66,6 +68,36 @@ describe('the operator CLI and `pnpm start` as real processes', () => {
     const verified = await runCli(['ledger', 'verify', '--json'], env);
     expect(verified.code).toBe(0);
     expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true });
+  });
+
+  it('finishes a request in flight on SIGTERM before it exits', async () => {
+    const created = await runCli(['account', 'create', '--name', 'Late Caller', '--json'], env);
+    const { token } = JSON.parse(created.stdout) as { token: string };
+    const service = await startService('src/main.ts', env);
+    const url = new URL(service.url);
+    const socket = connect(Number(url.port), url.hostname);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    const closed = new Promise<void>((resolve) => socket.once('close', resolve));
+    const body = '{}';
+    // `Expect: 100-continue`: the server's "100 Continue" proves the request has started before the signal.
+    socket.write(
+      `POST /api/get_balance HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n` +
+        'Connection: close\r\n\r\n',
+    );
+    await eventually('100 Continue', () => (received.includes('100 Continue') ? true : undefined), 30_000);
+    const exited = service.stop();
+    await eventually(
+      'the service to start shutting down',
+      () => (service.output().includes('shutting down') ? true : undefined),
+      30_000,
+    );
+    socket.end(body);
+    await closed;
+    expect(received).toMatch(/HTTP\/1\.1 200 OK/);
+    expect(received).toContain('"code":"0000"');
+    expect(await exited).toBe(0);
   });
 
   it('explains a bad option instead of failing with a stack trace', async () => {
