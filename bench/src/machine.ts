@@ -1,8 +1,8 @@
-// What the numbers were measured on: CPU, cores, memory, Node.js and PostgreSQL versions. PostgreSQL must
+// What the numbers were measured on: CPU, cores, memory, load, Node.js and PostgreSQL versions. PostgreSQL must
 // run with `synchronous_commit = on` (every `0000` durable before it is sent): figures measured with it off
 // would trade away that promise, so the harness refuses to measure at all.
 
-import { cpus, release, totalmem, type } from 'node:os';
+import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import pg from 'pg';
 
 export interface Machine {
@@ -12,6 +12,8 @@ export interface Machine {
   readonly os: string;
   readonly node: string;
   readonly postgres: string;
+  /** The 1, 5 and 15-minute load averages when the run started: other work on the cores shows here. */
+  readonly loadAverage: readonly number[];
 }
 
 /** The URL without its password, for messages. */
@@ -56,5 +58,6 @@ export async function describeMachine(databaseUrl: string): Promise<Machine> {
     os: `${type()} ${release()}`,
     node: process.version,
     postgres,
+    loadAverage: loadavg().map((load) => Math.round(load * 100) / 100),
   };
 }

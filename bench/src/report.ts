@@ -61,7 +61,8 @@ export function markdownReport(report: BenchReport): string {
     `Last full run: ${report.startedAt}, \`${report.command}\`.`,
     '',
     `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB; ${machine.os}; Node.js ` +
-      `${machine.node}; PostgreSQL ${machine.postgres}.`,
+      `${machine.node}; PostgreSQL ${machine.postgres}. Load average at the start: ` +
+      `${machine.loadAverage.join(', ')} (work outside the benchmark on the same cores lowers the figures).`,
     '',
     markdownRow(headings),
     markdownRow(headings.map(() => '---')),
