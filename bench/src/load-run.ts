@@ -1,6 +1,6 @@
-// One load run with autocannon (programmatic, in the harness process): a fixed request sent by every
-// connection back to back for a while, or at a fixed overall rate. Any answer that is not 2xx, any
-// connection error and any timeout counts as an error.
+// One load run with autocannon (programmatic, in the harness process): a fixed request (or a fixed cycle of
+// requests) sent by every connection back to back for a while, or at a fixed overall rate. Any answer that
+// is not 2xx, any connection error and any timeout counts as an error.
 
 import autocannon from 'autocannon';
 
@@ -13,7 +13,8 @@ export interface LoadRequest {
 
 export interface LoadRunOptions {
   readonly url: string;
-  readonly request: LoadRequest;
+  /** The request, or requests each connection sends in turn (a mix). */
+  readonly request: LoadRequest | readonly LoadRequest[];
   readonly connections: number;
   /** Seconds to run; ignored when `amount` is given. */
   readonly durationSeconds: number;
@@ -39,11 +40,26 @@ export interface LoadSample {
 
 /** Runs autocannon once and reduces its result to a sample. */
 export async function runLoad(options: LoadRunOptions): Promise<LoadSample> {
+  const cycle: readonly LoadRequest[] = Array.isArray(options.request)
+    ? options.request
+    : [options.request as LoadRequest];
+  const first = cycle[0];
+  if (first === undefined) throw new Error('Expected at least one request to send, received none.');
   const result = await autocannon({
-    url: `${options.url}${options.request.path}`,
+    url: `${options.url}${first.path}`,
     method: 'POST',
-    headers: { ...options.request.headers },
-    body: options.request.body,
+    headers: { ...first.headers },
+    body: first.body,
+    ...(cycle.length > 1
+      ? {
+          requests: cycle.map((request) => ({
+            method: 'POST' as const,
+            path: request.path,
+            headers: { ...request.headers },
+            body: request.body,
+          })),
+        }
+      : {}),
     connections: options.connections,
     ...(options.amount === undefined ? { duration: options.durationSeconds } : { amount: options.amount }),
     ...(options.overallRate === undefined ? {} : { overallRate: options.overallRate }),

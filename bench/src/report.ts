@@ -1,7 +1,7 @@
 // The report of a run: the table (each case as a ratio to the baseline) and the target checks, as text for
 // the terminal and as Markdown for docs/benchmarks.md, plus the JSON kept in bench/results.
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { CaseResult } from './case-result.js';
 import type { Machine } from './machine.js';
 import type { TargetCheck } from './targets.js';
@@ -61,7 +61,8 @@ export function markdownReport(report: BenchReport): string {
     `Last full run: ${report.startedAt}, \`${report.command}\`.`,
     '',
     `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB; ${machine.os}; Node.js ` +
-      `${machine.node}; PostgreSQL ${machine.postgres}.`,
+      `${machine.node}; PostgreSQL ${machine.postgres}. Load average at the start: ` +
+      `${machine.loadAverage.join(', ')} (work outside the benchmark on the same cores lowers the figures).`,
     '',
     markdownRow(headings),
     markdownRow(headings.map(() => '---')),
@@ -90,7 +91,15 @@ export async function updateMarkdown(file: URL, report: BenchReport): Promise<vo
   await writeFile(file, updated);
 }
 
-/** Writes the report as JSON. */
-export async function writeJsonReport(file: URL, report: BenchReport): Promise<void> {
-  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+/**
+ * Writes the report as JSON into `folder` (created if missing), twice: `latest.json`, which the soak reads,
+ * and a file named after the run's start, kept as the history of full runs. Returns both paths.
+ */
+export async function writeJsonReport(folder: URL, report: BenchReport): Promise<URL[]> {
+  await mkdir(folder, { recursive: true });
+  const text = `${JSON.stringify(report, null, 2)}\n`;
+  const stamp = report.startedAt.replaceAll(':', '-').replace(/\.\d+Z$/, 'Z');
+  const files = [new URL('latest.json', folder), new URL(`${stamp}.json`, folder)];
+  for (const file of files) await writeFile(file, text);
+  return files;
 }

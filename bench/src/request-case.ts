@@ -1,5 +1,9 @@
-// A request case: a fresh store with a funded caller, the service (or the baseline) in a child process,
+// A request case: a fresh store with a funded caller, the service (or the baseline) in child processes,
 // a warm-up, then the measured runs at full speed from 64 connections; the server's memory at the end.
+// The service runs in its production shape for its store: on PostgreSQL a server process and a worker
+// process side by side (`pnpm start:server` and `pnpm start:worker`), so the worker's completions compete
+// for the same cores and database as they would in production; on PGlite the one process of `pnpm start`,
+// which runs the worker inside.
 
 import type { BenchOptions } from './bench-options.js';
 import type { BenchCaller } from './bench-caller.js';
@@ -42,11 +46,16 @@ export async function runRequestCase(definition: RequestCase, options: BenchOpti
     const caller = store === undefined ? { accountId: '', token: '' } : await seededCaller(store);
     const entry =
       definition.store === 'none' ? 'baseline' : definition.store === 'pglite' ? 'service' : 'server';
-    const service = await startServiceProcess(
-      entry,
-      { ...serviceEnvironment, ...store?.env },
-      { cpuProfileDir: options.cpuProfileDir },
-    );
+    const env = { ...serviceEnvironment, ...store?.env };
+    const profiling = { cpuProfileDir: options.cpuProfileDir };
+    const service = await startServiceProcess(entry, env, profiling);
+    const worker =
+      definition.store === 'postgres'
+        ? await startServiceProcess('worker', env, profiling).catch(async (error: unknown) => {
+            await service.stop();
+            throw error;
+          })
+        : undefined;
     try {
       const load = (durationSeconds: number) =>
         runLoad({
@@ -60,6 +69,11 @@ export async function runRequestCase(definition: RequestCase, options: BenchOpti
       for (let run = 0; run < options.runs; run += 1) runs.push(await load(options.durationSeconds));
       const rss =
         (await serverResidentBytes(service.url).catch(() => undefined)) ?? (await service.residentBytes());
+      const workerRssBytes = await worker?.residentBytes();
+      const workerExit = worker?.exitReport();
+      if (workerExit !== undefined) {
+        throw new Error(`Expected the worker to run through ${definition.id}, but ${workerExit}`);
+      }
       return {
         id: definition.id,
         title: definition.title,
@@ -70,9 +84,10 @@ export async function runRequestCase(definition: RequestCase, options: BenchOpti
         errors: runs.reduce((sum, run) => sum + run.errors, 0),
         serverRssBytes: rss,
         runs,
+        ...(worker === undefined ? {} : { details: { workerRssBytes } }),
       };
     } finally {
-      await service.stop();
+      await Promise.all([service.stop(), worker?.stop()]);
     }
   } finally {
     await store?.remove();

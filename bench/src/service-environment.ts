@@ -1,4 +1,4 @@
-// The configuration every service child runs with: sandbox mode, logs on at info (to /dev/null), and a
+// The configuration every service child runs with: sandbox mode, logs on at info (to a file), and a
 // rate limit far above anything one run can send, so the limiter is exercised but never refuses.
 
 export const serviceEnvironment: Readonly<Record<string, string>> = {

@@ -1,12 +1,16 @@
 // The processes under test: the service's own entry points (and the bare Koa baseline) run as children of
-// the harness, so the load generator never shares their event loop. Their logs go to /dev/null (they are
-// still produced); the last of their stderr is kept to explain a failure.
+// the harness, so the load generator never shares their event loop. Their logs (stdout, info level) are
+// written to a real file in the temp directory, as a production process writes to its log sink, and the file
+// is removed when the process stops; the last of their stderr is kept to explain a failure.
 
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { closeSync, openSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -31,6 +35,8 @@ export interface ServiceProcess {
   readonly url: string;
   /** Resident memory of the process now, from /proc (Linux); undefined elsewhere. */
   residentBytes(): Promise<number | undefined>;
+  /** Undefined while it runs; its exit code (or signal) and the last of its stderr once it has exited. */
+  exitReport(): string | undefined;
   /** SIGTERM, then SIGKILL if it has not exited within 15 s; resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -98,12 +104,17 @@ export async function startServiceProcess(
   const port = entry === 'worker' ? 0 : await freePort();
   const profiling =
     options.cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`];
+  const logFolder = await mkdtemp(join(tmpdir(), `topup-bench-${entry}-`));
+  const logFile = openSync(join(logFolder, 'stdout.log'), 'a');
   const child = spawn(process.execPath, [...profiling, '--import', tsxLoader, entryPoints[entry]], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    // A worker's /healthz and /metrics listener takes any free port, so runs side by side never collide.
+    env: { ...process.env, ...env, PORT: String(port), WORKER_PORT: '0', HOST: '127.0.0.1' },
+    stdio: ['ignore', logFile, 'pipe'],
   });
+  // The child holds its own descriptor of the file now.
+  closeSync(logFile);
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
+  child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-stderrKeptBytes);
   });
   const exited = new Promise<number | null>((resolve) =>
@@ -119,6 +130,7 @@ export async function startServiceProcess(
     const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
     const code = await exited;
     clearTimeout(killer);
+    await rm(logFolder, { recursive: true, force: true });
     return code;
   };
   if (entry !== 'worker') {
@@ -129,5 +141,9 @@ export async function startServiceProcess(
       throw error;
     }
   }
-  return { entry, pid, url, residentBytes: () => residentBytesOf(pid), stop };
+  const exitReport = () =>
+    child.exitCode === null && child.signalCode === null
+      ? undefined
+      : `${entry} exited with ${child.exitCode ?? child.signalCode ?? 'nothing'}:\n${stderr}`;
+  return { entry, pid, url, residentBytes: () => residentBytesOf(pid), exitReport, stop };
 }

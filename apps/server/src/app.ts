@@ -1,5 +1,6 @@
-// The Koa application: operational endpoints, then `POST /api/<function_name>` through one pipeline in
-// a fixed order, so that every answer, including every failure, is an envelope in the negotiated format.
+// The Koa application: the request context (id, log line) for everything, operational endpoints, then
+// `POST /api/<function_name>` through one pipeline in a fixed order, so that every answer, including
+// every failure, is an envelope in the negotiated format.
 
 import Router from '@koa/router';
 import type { Ledger, Store } from '@topup/ledger';
@@ -16,7 +17,9 @@ import { authenticationFailureLimit } from './middleware/authentication-failures
 import { bodyDecoding } from './middleware/body-decoding.js';
 import { envelopeErrors } from './middleware/envelope-errors.js';
 import { functionLookup, postOnly } from './middleware/function-lookup.js';
+import { idempotencyHeader } from './middleware/idempotency-header.js';
 import { operation } from './middleware/operation.js';
+import { permissions } from './middleware/permissions.js';
 import { rateLimiting } from './middleware/rate-limiting.js';
 import { requestContext } from './middleware/request-context.js';
 import { requestValidation } from './middleware/request-validation.js';
@@ -37,22 +40,40 @@ export interface AppDependencies {
   readonly authenticationFailures: AuthenticationFailureLimiter;
 }
 
+type Check = 'ok' | 'unavailable';
+
+async function checked(probe: () => Promise<unknown>): Promise<Check> {
+  try {
+    await probe();
+    return 'ok';
+  } catch {
+    return 'unavailable';
+  }
+}
+
 export function createApp(deps: AppDependencies): Koa<ApiState> {
   const app = new Koa<ApiState>({ proxy: false });
   const operational = new Router<ApiState>();
   const document = JSON.stringify(openApiDocument());
 
+  operational.use(async (ctx, next) => {
+    ctx.state.operational = true;
+    await next();
+  });
   operational.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
+  // Ready when every store a request needs answers: the database, and Redis when the limits live there.
   operational.get('/readyz', async (ctx) => {
-    try {
-      await deps.store.query('SELECT 1');
-      ctx.body = { status: 'ready' };
-    } catch {
-      ctx.status = 503;
-      ctx.body = { status: 'store unavailable' };
-    }
+    const [store, redis] = await Promise.all([
+      checked(() => deps.store.query('SELECT 1')),
+      deps.config.redisUrl === undefined
+        ? Promise.resolve('not configured' as const)
+        : checked(() => Promise.all([deps.rateLimiter.ping(), deps.authenticationFailures.ping()])),
+    ]);
+    const ready = store === 'ok' && redis !== 'unavailable';
+    ctx.status = ready ? 200 : 503;
+    ctx.body = { status: ready ? 'ready' : 'not ready', checks: { store, redis } };
   });
   const scraped = deps.metricsRegistry ?? deps.metrics.registry;
   operational.get('/metrics', async (ctx) => {
@@ -64,18 +85,23 @@ export function createApp(deps: AppDependencies): Koa<ApiState> {
     ctx.body = document;
   });
 
-  app.use(operational.routes());
-  app.use(requestContext(deps.logger, deps.metrics));
-  app.use(envelopeErrors());
-  app.use(functionLookup(functionNames));
-  app.use(postOnly());
-  app.use(authenticationFailureLimit(deps.authenticationFailures));
-  app.use(authentication(deps.ledger, deps.config.mode));
-  app.use(activeAccount());
-  app.use(bodyDecoding(deps.config.bodyLimitBytes));
-  app.use(requestValidation(parserFor(deps.config)));
-  app.use(rateLimiting(deps.rateLimiter));
-  app.use(operation(deps));
+  // The order of DESIGN.md section 5 and docs/decisions.md: each stage answers its own code, so when a
+  // request has several faults the earliest stage's code is the answer.
+  app
+    .use(requestContext(deps.logger, deps.metrics))
+    .use(operational.routes())
+    .use(envelopeErrors())
+    .use(functionLookup(functionNames))
+    .use(postOnly())
+    .use(authenticationFailureLimit(deps.authenticationFailures))
+    .use(authentication(deps.ledger))
+    .use(activeAccount())
+    .use(idempotencyHeader())
+    .use(bodyDecoding(deps.config.bodyLimitBytes))
+    .use(requestValidation(parserFor(deps.config)))
+    .use(permissions(deps.config.mode))
+    .use(rateLimiting(deps.rateLimiter))
+    .use(operation(deps));
   app.on('error', (error: unknown) => {
     deps.logger.error({ err: error }, 'unhandled application error');
   });

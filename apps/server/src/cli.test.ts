@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +8,9 @@ import type { CallbackDeliveryView } from '@topup/envelope';
 import { startCallbackSink } from './testing/callback-sink.js';
 import { runCli, startService } from './testing/child-process.js';
 import { eventually } from './testing/eventually.js';
+import { postgresTestUrl, runSql } from './testing/postgres-schema.js';
+
+const allMigrations = ['0001_ledger', '0002_provider_simulator_jobs', '0003_callback_schedule_restart'];
 
 describe('the operator CLI and `pnpm start` as real processes', () => {
   let dataDir: string;
@@ -65,6 +70,36 @@ describe('the operator CLI and `pnpm start` as real processes', () => {
     const verified = await runCli(['ledger', 'verify', '--json'], env);
     expect(verified.code).toBe(0);
     expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true });
+  });
+
+  it('finishes a request in flight on SIGTERM before it exits', async () => {
+    const created = await runCli(['account', 'create', '--name', 'Late Caller', '--json'], env);
+    const { token } = JSON.parse(created.stdout) as { token: string };
+    const service = await startService('src/main.ts', env);
+    const url = new URL(service.url);
+    const socket = connect(Number(url.port), url.hostname);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    const closed = new Promise<void>((resolve) => socket.once('close', resolve));
+    const body = '{}';
+    // `Expect: 100-continue`: the server's "100 Continue" proves the request has started before the signal.
+    socket.write(
+      `POST /api/get_balance HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n` +
+        'Connection: close\r\n\r\n',
+    );
+    await eventually('100 Continue', () => (received.includes('100 Continue') ? true : undefined), 30_000);
+    const exited = service.stop();
+    await eventually(
+      'the service to start shutting down',
+      () => (service.output().includes('shutting down') ? true : undefined),
+      30_000,
+    );
+    socket.end(body);
+    await closed;
+    expect(received).toMatch(/HTTP\/1\.1 200 OK/);
+    expect(received).toContain('"code":"0000"');
+    expect(await exited).toBe(0);
   });
 
   it('explains a bad option instead of failing with a stack trace', async () => {
@@ -179,5 +214,153 @@ describe('the operator CLI and `pnpm start` as real processes', () => {
     } finally {
       await rm(fresh, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the operator commands', () => {
+  let dataDir: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'topup-cli-ops-'));
+    env = { TOPUP_DATA_DIR: dataDir, DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1' };
+  });
+
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('migrates a brand-new store and reports what it applied, then that nothing is left', async () => {
+    const first = await runCli(['migrate', '--json'], env);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual({ applied: allMigrations });
+    const second = await runCli(['migrate'], env);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe('Schema is up to date.\n');
+  });
+
+  it('suspends, resumes and closes an account, and refuses to reopen a closed one', async () => {
+    const created = await runCli(['account', 'create', '--name', 'Status Shop'], env);
+    expect(created.code).toBe(0);
+    const account = /Created account (\S+) \(Status Shop\)\./.exec(created.stdout)?.[1] ?? '';
+    expect(created.stdout).toMatch(/API token \(shown only now\): tk_test_[A-Za-z0-9]{32}\n$/);
+
+    const suspended = await runCli(['account', 'suspend', '--account', account], env);
+    expect(suspended.stdout).toBe(`Account ${account} is now suspended.\n`);
+    const resumed = await runCli(['account', 'resume', '--account', account, '--json'], env);
+    expect(JSON.parse(resumed.stdout)).toEqual({ account, status: 'active' });
+    const closed = await runCli(['account', 'close', '--account', account], env);
+    expect(closed.stdout).toBe(`Account ${account} is now closed.\n`);
+
+    const reopened = await runCli(['account', 'resume', '--account', account, '--json'], env);
+    expect(reopened.code).toBe(1);
+    expect(reopened.stdout).toBe('');
+    expect(JSON.parse(reopened.stderr)).toMatchObject({ error: { kind: 'failure', code: 'account_closed' } });
+
+    const listed = await runCli(['account', 'list'], env);
+    expect(listed.stdout).toMatch(new RegExp(`^${account}  closed     Status Shop$`, 'm'));
+  });
+
+  it('issues, lists and revokes tokens, showing a token only when it is issued', async () => {
+    const created = await runCli(['account', 'create', '--name', 'Token Shop', '--json'], env);
+    const { account, token, tokenId } = JSON.parse(created.stdout) as Record<string, string>;
+
+    const issued = await runCli(['token', 'issue', '--account', account ?? '', '--mode', 'live'], env);
+    expect(issued.code).toBe(0);
+    const liveId = /^Issued token (\S+)\.$/m.exec(issued.stdout)?.[1] ?? '';
+    expect(issued.stdout).toMatch(/API token \(shown only now\): tk_live_[A-Za-z0-9]{32}\n$/);
+
+    const revoked = await runCli(['token', 'revoke', '--token-id', tokenId ?? ''], env);
+    expect(revoked.stdout).toBe(`Revoked token ${tokenId}.\n`);
+
+    const human = await runCli(['token', 'list', '--account', account ?? ''], env);
+    const lines = human.stdout.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines).toContain(`${tokenId}  ${token?.slice(0, 12)}…  test  revoked`);
+    expect(lines.find((line) => line.startsWith(liveId))).toMatch(
+      /^\S+ {2}tk_live_\w{4}… {2}live {2}active$/,
+    );
+    expect(human.stdout).not.toContain(token);
+    const json = await runCli(['token', 'list', '--account', account ?? '', '--json'], env);
+    const tokens = JSON.parse(json.stdout) as { id: string; mode: string; revokedAt?: string }[];
+    expect(tokens.map((t) => [t.id, t.mode, t.revokedAt !== undefined]).sort()).toEqual(
+      [
+        [tokenId, 'test', true],
+        [liveId, 'live', false],
+      ].sort(),
+    );
+  });
+
+  it('answers a failure as a JSON object on stderr with --json, and as a line without it', async () => {
+    const unknownCommand = await runCli(['account', 'rename', '--json'], env);
+    expect(unknownCommand.code).toBe(64);
+    expect(unknownCommand.stdout).toBe('');
+    expect(JSON.parse(unknownCommand.stderr)).toEqual({
+      error: { kind: 'usage', message: 'unknown command "account rename"' },
+    });
+
+    const badOption = await runCli(['account', 'list', '--colour', 'red', '--json'], env);
+    expect(badOption.code).toBe(64);
+    expect(JSON.parse(badOption.stderr)).toMatchObject({ error: { kind: 'usage' } });
+
+    const badConfig = await runCli(['account', 'list', '--json'], { ...env, TZ: 'Mars/Olympus' });
+    expect(badConfig.code).toBe(78);
+    const { error } = JSON.parse(badConfig.stderr) as { error: { kind: string; problems: string[] } };
+    expect(error.kind).toBe('configuration');
+    expect(error.problems[0]).toMatch(/^TZ: expected an IANA time zone/);
+
+    const unknownAccount = await runCli(
+      ['channel', 'fund', '--account', 'acc_missing', '--channel', 'float', '--amount', '1'],
+      env,
+    );
+    expect(unknownAccount.code).toBe(1);
+    expect(unknownAccount.stderr).toMatch(/^topup: .+\n$/);
+    expect(unknownAccount.stderr).not.toContain('{');
+  });
+
+  it('refuses to open the embedded store while the service has it open, saying what to do', async () => {
+    const service = await startService('src/main.ts', env);
+    try {
+      const human = await runCli(['account', 'list'], env);
+      expect(human.code).toBe(75);
+      expect(human.stderr).toContain(`The embedded store in ${dataDir} is in use by process`);
+      expect(human.stderr).toContain('stop the server (pnpm start)');
+      expect(human.stderr).toContain('set DATABASE_URL');
+      const json = await runCli(['account', 'list', '--json'], env);
+      expect(json.code).toBe(75);
+      expect(JSON.parse(json.stderr)).toMatchObject({ error: { kind: 'store-locked' } });
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+    expect((await runCli(['account', 'list'], env)).code).toBe(0);
+  });
+});
+
+describe.skipIf(postgresTestUrl() === undefined)('the operator commands on PostgreSQL', () => {
+  const databaseUrl = postgresTestUrl() ?? '';
+  const schema = `cli_${randomBytes(6).toString('hex')}`;
+  const env = { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, PORT: '0', HOST: '127.0.0.1' };
+
+  afterAll(async () => {
+    await runSql(databaseUrl, `DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  });
+
+  it('migrates a brand-new schema and reports what it applied', async () => {
+    const first = await runCli(['migrate', '--json'], env);
+    expect(first.stderr).toBe('');
+    expect(JSON.parse(first.stdout)).toEqual({ applied: allMigrations });
+    expect(JSON.parse((await runCli(['migrate', '--json'], env)).stdout)).toEqual({ applied: [] });
+  });
+
+  it('creates no demo account when `pnpm start` runs on PostgreSQL with no accounts', async () => {
+    const service = await startService('src/main.ts', env);
+    try {
+      expect(service.output()).not.toContain('demo account');
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+    const listed = await runCli(['account', 'list', '--json'], env);
+    expect(JSON.parse(listed.stdout)).toEqual([]);
   });
 });

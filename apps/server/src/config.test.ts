@@ -55,6 +55,17 @@ describe('the service configuration', () => {
     expect(problems.some((p) => p.startsWith('DATABASE_URL:'))).toBe(true);
   });
 
+  it('resolves a relative data folder against the folder pnpm was started in, and leaves others alone', () => {
+    expect(loadConfig({ INIT_CWD: '/srv/topup' }).dataDir).toBe('/srv/topup/.topup');
+    expect(loadConfig({ INIT_CWD: '/srv/topup', TOPUP_DATA_DIR: 'data/store' }).dataDir).toBe(
+      '/srv/topup/data/store',
+    );
+    expect(loadConfig({ INIT_CWD: '/srv/topup', TOPUP_DATA_DIR: '/var/lib/topup' }).dataDir).toBe(
+      '/var/lib/topup',
+    );
+    expect(loadConfig({ INIT_CWD: '/srv/topup', TOPUP_DATA_DIR: 'memory://' }).dataDir).toBe('memory://');
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).port).toBe(8080);
   });

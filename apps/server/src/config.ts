@@ -1,6 +1,7 @@
 // Service configuration from environment variables, validated once at start. Each bad value is reported
 // with the variable's name, what was expected and what was received.
 
+import { isAbsolute, resolve } from 'node:path';
 import type { OpenStoreOptions } from '@topup/ledger';
 import { z } from 'zod';
 
@@ -33,6 +34,8 @@ const environmentSchema = z.object({
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a schema name of lower-case letters, digits and underscores')
     .optional(),
   TOPUP_DATA_DIR: z.string().min(1).default('./.topup'),
+  // Set by pnpm to the folder it was started in; package scripts themselves run in the package's folder.
+  INIT_CWD: z.string().optional(),
   TOPUP_MODE: z.enum(['sandbox', 'live']).default('sandbox'),
   TZ: timeZone.default('Africa/Nairobi'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
@@ -138,7 +141,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     workerPort: env.WORKER_PORT,
     databaseUrl: env.DATABASE_URL,
     databaseSchema: env.DATABASE_SCHEMA,
-    dataDir: env.TOPUP_DATA_DIR,
+    dataDir: dataDirOf(env.TOPUP_DATA_DIR, env.INIT_CWD),
     mode: env.TOPUP_MODE,
     timeZone: env.TZ,
     redisUrl: env.REDIS_URL,
@@ -160,6 +163,16 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     httpTimeouts: { headersMs: env.HEADERS_TIMEOUT_MS, requestMs: env.REQUEST_TIMEOUT_MS },
     authFailureLimit: { failures: env.AUTH_FAILURE_LIMIT, windowSeconds: env.AUTH_FAILURE_WINDOW_SECONDS },
   };
+}
+
+/**
+ * A relative data folder is taken relative to where the operator ran pnpm (INIT_CWD), not to the package
+ * folder pnpm runs the script in: `pnpm start` at the root keeps its data in the root's `.topup`, and the
+ * CLI run the same way finds it there. Without pnpm, the working directory decides as usual.
+ */
+function dataDirOf(dataDir: string, initCwd: string | undefined): string {
+  if (initCwd === undefined || isAbsolute(dataDir) || dataDir.includes('://')) return dataDir;
+  return resolve(initCwd, dataDir);
 }
 
 /** Where the configuration says the store is: PostgreSQL (in DATABASE_SCHEMA, if set) or embedded PGlite. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '@topup/ledger';
 import type { Provider } from '@topup/worker';
+import { freePort } from './testing/free-port.js';
 import { startTestService } from './testing/test-service.js';
 import type { TestService } from './testing/test-service.js';
 import { openTestStores } from './testing/test-stores.js';
@@ -142,6 +143,123 @@ describe.each(openTestStores())('every status code through HTTP on $name', (stor
       });
     });
 
+    it('answers a live token on a sandbox service with 5000 and HTTP 403', async () => {
+      const caller = await service.createCaller({ float: 100_000n });
+      const live = await service.ledger.issueToken(caller.account.id, 'live');
+      const response = await service.call('send_agent_float', {
+        token: live.token,
+        body: format.body(floatRequest),
+        headers: { Accept: format.accept, 'Content-Type': format.contentType },
+      });
+      expect(response.status).toBe(403);
+      const envelope = await envelopeOf(response);
+      expect(envelope.status).toEqual({ type: 'FAIL', code: '5000', message: 'Request Not Allowed' });
+      expect(envelope.data.errors).toEqual([
+        'a live token cannot be used against a sandbox service; use a tk_test_ token',
+      ]);
+      expect((await service.ledger.balance(caller.account.id, 'float')).availableMinor).toBe(100_000n);
+    });
+
+    it('answers amounts outside the default bounds with 3000 amount is invalid, and takes the bounds themselves', async () => {
+      // No float funds: an amount that passes validation reaches the ledger and is refused there (7000).
+      const poor = await service.createCaller();
+      const floatCall = (amount: string) =>
+        service.call('send_agent_float', {
+          token: poor.token,
+          body: format.body({ ...floatRequest, amount }),
+          headers: { Accept: format.accept, 'Content-Type': format.contentType },
+        });
+      const airtimeCall = (amount: string) =>
+        call('buy_airtime', {
+          mobile: '254733000123',
+          amount,
+          payment_network: 'MoneyNetB',
+          payment_mobile: '254722000456',
+        });
+      const answers = async (responses: Promise<Response>[]) =>
+        Promise.all(
+          responses.map(async (pending) => {
+            const envelope = await envelopeOf(await pending);
+            return [envelope.status.code, envelope.data.errors];
+          }),
+        );
+      const invalid = ['3000', ["'amount is invalid'"]];
+      expect(await answers([floatCall('99'), floatCall('1000001')])).toEqual([invalid, invalid]);
+      expect((await answers([floatCall('100'), floatCall('1000000')])).map(([code]) => code)).toEqual([
+        '7000',
+        '7000',
+      ]);
+      expect(await answers([airtimeCall('9'), airtimeCall('10001')])).toEqual([invalid, invalid]);
+      expect((await answers([airtimeCall('10'), airtimeCall('10000')])).map(([code]) => code)).toEqual([
+        '0000',
+        '0000',
+      ]);
+    });
+
+    it('answers a suspended account with 6000 before looking at its malformed body or wrong-mode token', async () => {
+      const suspended = await service.createCaller({ float: 100_000n });
+      await service.ledger.setAccountStatus(suspended.account.id, 'suspended');
+      const live = await service.ledger.issueToken(suspended.account.id, 'live');
+      for (const request of [
+        { token: suspended.token, body: format.name === 'JSON' ? '{"mobile":' : '<xml><mobile>' },
+        { token: suspended.token, body: format.body({ amount: 'lots' }) },
+        { token: live.token, body: format.body(floatRequest) },
+      ]) {
+        const response = await service.call('send_agent_float', {
+          ...request,
+          headers: {
+            Accept: format.accept,
+            'Content-Type': format.contentType,
+            'Idempotency-Key': 'not a valid key',
+          },
+        });
+        expect(response.status).toBe(403);
+        expect((await envelopeOf(response)).status.code).toBe('6000');
+      }
+    });
+
+    it('answers a missing token with 4000 before looking at the content type', async () => {
+      const response = await service.call('send_agent_float', {
+        body: 'hello',
+        headers: { Accept: format.accept, 'Content-Type': 'text/plain' },
+      });
+      expect(response.status).toBe(401);
+      expect((await envelopeOf(response)).status.code).toBe('4000');
+    });
+
+    it('answers a malformed Idempotency-Key with 1000 before validating the body', async () => {
+      const response = await call(
+        'send_agent_float',
+        { amount: 'lots' },
+        { 'Idempotency-Key': 'has spaces' },
+      );
+      expect(response.status).toBe(400);
+      const envelope = await envelopeOf(response);
+      expect(envelope.status.code).toBe('1000');
+      expect(envelope.data.errors).toEqual([
+        'the Idempotency-Key header must be 1 to 255 visible ASCII characters',
+      ]);
+    });
+
+    it('answers invalid parameters with 3000 before refusing a wrong-mode token with 5000', async () => {
+      const caller = await service.createCaller();
+      const live = await service.ledger.issueToken(caller.account.id, 'live');
+      const invalid = await service.call('send_agent_float', {
+        token: live.token,
+        body: format.body({ amount: 'lots' }),
+        headers: { Accept: format.accept, 'Content-Type': format.contentType },
+      });
+      expect(invalid.status).toBe(422);
+      expect((await envelopeOf(invalid)).status.code).toBe('3000');
+      const unparsable = await service.call('send_agent_float', {
+        token: live.token,
+        body: format.name === 'JSON' ? '{"mobile":' : '<xml><mobile>',
+        headers: { Accept: format.accept, 'Content-Type': format.contentType },
+      });
+      expect(unparsable.status).toBe(400);
+      expect((await envelopeOf(unparsable)).status.code).toBe('1000');
+    });
+
     it('answers a suspended account with 6000 and HTTP 403', async () => {
       const suspended = await service.createCaller({ float: 100_000n });
       await service.ledger.setAccountStatus(suspended.account.id, 'suspended');
@@ -172,12 +290,19 @@ describe.each(openTestStores())('every status code through HTTP on $name', (stor
       });
     });
 
-    it('answers a float refused at once with 8000 Agent Float Cancelled and HTTP 409', async () => {
-      const response = await call('send_agent_float', { ...floatRequest, mobile: '254722000003' });
+    it('answers a float refused at once with 8000 Agent Float Cancelled and HTTP 409, and voids it', async () => {
+      const caller = await service.createCaller({ float: 100_000n });
+      const response = await service.call('send_agent_float', {
+        token: caller.token,
+        body: format.body({ ...floatRequest, mobile: '254722000003' }),
+        headers: { Accept: format.accept, 'Content-Type': format.contentType },
+      });
       expect(response.status).toBe(409);
       const envelope = await envelopeOf(response);
       expect(envelope.status).toEqual({ type: 'FAIL', code: '8000', message: 'Agent Float Cancelled' });
       expect(envelope.data.errors).toHaveLength(1);
+      const balance = await service.ledger.balance(caller.account.id, 'float');
+      expect(balance).toMatchObject({ availableMinor: 100_000n, pendingMinor: 0n });
     });
 
     it('answers a purchase refused at once with 8000 Purchase Cancelled', async () => {
@@ -238,6 +363,152 @@ describe.each(openTestStores())('limits and outages on $name', (stores) => {
       await stores.close(store);
     }
   });
+
+  it('checks parameters (3000) before the rate limit (5000), so a limited token still learns what is wrong', async () => {
+    const store = await stores.open();
+    const service = await startTestService(store, {
+      env: { RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '1' },
+    });
+    try {
+      const { token } = await service.createCaller();
+      await (await service.call('get_balance', { token })).arrayBuffer();
+      const limited = await service.call('get_balance', { token });
+      expect(limited.status).toBe(429);
+      await limited.arrayBuffer();
+      const invalid = await service.call('send_agent_float', { token, json: { amount: 'lots' } });
+      expect(invalid.status).toBe(422);
+      expect((await envelopeOf(invalid)).status.code).toBe('3000');
+    } finally {
+      await service.stop();
+      await stores.close(store);
+    }
+  });
+
+  it('applies configured amount bounds instead of the defaults', async () => {
+    const store = await stores.open();
+    const service = await startTestService(store, {
+      env: {
+        AIRTIME_MIN_AMOUNT: '50',
+        AIRTIME_MAX_AMOUNT: '500',
+        FLOAT_MIN_AMOUNT: '1000',
+        FLOAT_MAX_AMOUNT: '2000',
+      },
+    });
+    try {
+      const { token } = await service.createCaller();
+      const codeOf = async (name: string, json: Record<string, string>) => {
+        const envelope = await envelopeOf(await service.call(name, { token, json }));
+        return envelope.status.code === '3000' ? envelope.data.errors : envelope.status.code;
+      };
+      const float = (amount: string) => codeOf('send_agent_float', { ...floatRequest, amount });
+      const airtime = (amount: string) =>
+        codeOf('buy_airtime', {
+          mobile: '254733000123',
+          amount,
+          payment_network: 'MoneyNetB',
+          payment_mobile: '254722000456',
+        });
+      const invalid = ["'amount is invalid'"];
+      // The caller has no float: a float amount within bounds gets as far as the balance check (7000).
+      expect([await float('999'), await float('1000'), await float('2000'), await float('2001')]).toEqual([
+        invalid,
+        '7000',
+        '7000',
+        invalid,
+      ]);
+      expect([await airtime('49'), await airtime('50'), await airtime('500'), await airtime('501')]).toEqual([
+        invalid,
+        '0000',
+        '0000',
+        invalid,
+      ]);
+    } finally {
+      await service.stop();
+      await stores.close(store);
+    }
+  });
+
+  it('answers a provider silent past PROVIDER_TIMEOUT_MS with 9000 and voids the reservation', async () => {
+    const store = await stores.open();
+    const submitted: string[] = [];
+    const silent: Provider = {
+      name: 'silent',
+      submit: (transaction) => {
+        submitted.push(transaction.reference);
+        return new Promise(() => undefined);
+      },
+      readyResults: () => Promise.resolve([]),
+      acknowledge: () => Promise.resolve(),
+    };
+    const service = await startTestService(store, {
+      provider: () => silent,
+      env: { PROVIDER_TIMEOUT_MS: '300' },
+    });
+    try {
+      const { token, account } = await service.createCaller({ float: 100_000n });
+      const started = Date.now();
+      const response = await service.call('send_agent_float', { token, json: floatRequest });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+      expect(response.status).toBe(502);
+      const envelope = await envelopeOf(response);
+      expect(envelope.status).toEqual({ type: 'FAIL', code: '9000', message: 'Gateway Error' });
+      expect(envelope.data.errors).toEqual(['the provider did not answer in time']);
+      expect(submitted).toHaveLength(1);
+      const transaction = await service.ledger.getTransaction(account.id, submitted[0] ?? '');
+      expect(transaction?.state).toBe('cancelled');
+      const balance = await service.ledger.balance(account.id, 'float');
+      expect(balance).toMatchObject({ availableMinor: 100_000n, pendingMinor: 0n });
+    } finally {
+      await service.stop();
+      await stores.close(store);
+    }
+  });
+
+  it('answers 9000 with HTTP 503 and Retry-After while the rate-limit store (Redis) is unreachable', async () => {
+    const store = await stores.open();
+    const closedPort = await freePort();
+    const service = await startTestService(store, { env: { REDIS_URL: `redis://127.0.0.1:${closedPort}` } });
+    try {
+      const { token } = await service.createCaller();
+      for (const request of [{ token }, { token: 'tk_test_unknownunknownunknownunknown1' }]) {
+        const started = Date.now();
+        const response = await service.call('get_balance', request);
+        expect(Date.now() - started).toBeLessThan(5_000);
+        expect(response.status).toBe(503);
+        expect(response.headers.get('retry-after')).toBe('5');
+        const envelope = await envelopeOf(response);
+        expect(envelope.status).toEqual({ type: 'FAIL', code: '9000', message: 'Gateway Error' });
+        expect(envelope.data.errors).toEqual(['the rate-limit store is unavailable; try again shortly']);
+      }
+      const ready = await fetch(`${service.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({
+        status: 'not ready',
+        checks: { store: 'ok', redis: 'unavailable' },
+      });
+    } finally {
+      await service.stop();
+      await stores.close(store);
+    }
+  });
+
+  it.skipIf(process.env.REDIS_URL_FOR_TESTS === undefined)(
+    'reports a reachable rate-limit store (Redis) as ready',
+    async () => {
+      const store = await stores.open();
+      const service = await startTestService(store, {
+        env: { REDIS_URL: process.env.REDIS_URL_FOR_TESTS ?? '' },
+      });
+      try {
+        const ready = await fetch(`${service.url}/readyz`);
+        expect(await ready.json()).toEqual({ status: 'ready', checks: { store: 'ok', redis: 'ok' } });
+        expect(ready.status).toBe(200);
+      } finally {
+        await service.stop();
+        await stores.close(store);
+      }
+    },
+  );
 
   it('answers a provider that throws with 9000 and never a stack trace', async () => {
     const store = await stores.open();

@@ -1,5 +1,5 @@
 // `pnpm start`: the whole service in one process (server and worker), on the embedded store unless
-// DATABASE_URL is set. A brand-new sandbox store gets a funded demo account.
+// DATABASE_URL is set. A brand-new embedded sandbox store gets a funded demo account.
 
 import { startWorker } from '@topup/worker';
 import { loadConfig } from './config.js';
@@ -11,7 +11,11 @@ import { workerSettingsOf } from './worker-settings.js';
 
 const config = exitOnConfigError(loadConfig);
 const core = await openCore(config);
-const demo = config.mode === 'sandbox' ? await createDemoAccountIfEmpty(core.ledger) : undefined;
+// Only a brand-new embedded store gets one: a PostgreSQL database is shared and set up by its operator.
+const demo =
+  config.mode === 'sandbox' && core.store.kind === 'pglite'
+    ? await createDemoAccountIfEmpty(core.ledger)
+    : undefined;
 const worker = startWorker({ ...core, settings: workerSettingsOf(config) });
 // One process, one scrape: /metrics shows the server's metrics and the worker's.
 const http = await startHttpServer(core, {

@@ -31,7 +31,23 @@ describe.each(openTestStores())('operational endpoints and logs on $name', (stor
     expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${service.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready' });
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { store: 'ok', redis: 'not configured' } });
+  });
+
+  it('gives operational routes a request id too, without counting them as API requests', async () => {
+    for (const path of ['/healthz', '/readyz', '/metrics', '/openapi.json']) {
+      const response = await fetch(`${service.url}${path}`, {
+        headers: { 'X-Request-Id': `op-${path.slice(1)}` },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-request-id')).toBe(`op-${path.slice(1)}`);
+      await response.arrayBuffer();
+      const made = await fetch(`${service.url}${path}`);
+      expect(made.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{24}$/);
+      await made.arrayBuffer();
+    }
+    const metrics = await (await fetch(`${service.url}/metrics`)).text();
+    expect(metrics).not.toMatch(/topup_requests_total\{function="none",code="none"\}/);
   });
 
   it('counts requests by function and code in /metrics', async () => {

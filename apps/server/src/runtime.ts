@@ -40,7 +40,20 @@ export async function openCore(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
 ): Promise<Core> {
-  const store = await openStore(storeOptionsOf(config));
+  return assembleCore(config, await openStore(storeOptionsOf(config)), { logger });
+}
+
+export interface CoreParts {
+  readonly logger: Logger;
+  /** Replaces the sandbox simulator (tests use providers that fail or hang). */
+  readonly provider?: (store: Store) => Provider;
+}
+
+/**
+ * The ledger, metrics and provider over an open store, configured from `config`: what `openCore` runs,
+ * and what the tests run over a store of their own. `close` closes the ledger, then the store.
+ */
+export function assembleCore(config: Config, store: Store, parts: CoreParts): Core {
   const metrics = createMetrics();
   const ledger = createLedger(store, {
     timeZone: config.timeZone,
@@ -49,10 +62,11 @@ export async function openCore(
       metrics.batchSize.observe(size);
     },
   });
-  const provider = createSandboxSimulator(store, { delayMs: config.simulatorDelayMs });
+  const provider =
+    parts.provider?.(store) ?? createSandboxSimulator(store, { delayMs: config.simulatorDelayMs });
   return {
     config,
-    logger,
+    logger: parts.logger,
     metrics,
     store,
     ledger,

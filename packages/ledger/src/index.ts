@@ -4,6 +4,7 @@
 
 export { openStore, type OpenStoreOptions, type Queryable, type Store } from './store.js';
 export { migrate } from './migrate.js';
+export { DataDirLockedError } from './data-dir-lock.js';
 export { createLedger, type CancelResult, type Ledger, type LedgerOptions } from './ledger.js';
 export { LedgerError, type LedgerErrorCode } from './ledger-error.js';
 export type { Account, AccountProfile, AccountStatus } from './accounts.js';

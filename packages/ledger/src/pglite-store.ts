@@ -1,11 +1,13 @@
 // The embedded store: PGlite (PostgreSQL in WebAssembly) in a data folder. PGlite runs one connection,
 // so transactions are serialised by PGlite itself; notifications stay inside the process because
 // nothing outside it can share the instance. PGlite is loaded only when an embedded store is opened: its
-// module costs about 50 MB of memory, which a process on PostgreSQL never needs.
+// module costs about 50 MB of memory, which a process on PostgreSQL never needs. A data folder is locked
+// while its store is open, so a second process fails with a readable message instead of corrupting it.
 
 import { EventEmitter } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import type { PGlite } from '@electric-sql/pglite';
+import { lockDataDir } from './data-dir-lock.js';
 import type { Queryable, Store } from './store.js';
 
 export interface PgliteStoreOptions {
@@ -31,15 +33,26 @@ function asQueryable(db: Pick<PGlite, 'query'>): Queryable {
   };
 }
 
-/** Opens PGlite in `dataDir`. The schema is not migrated here; `openStore` does that. */
+/**
+ * Opens PGlite in `dataDir`, holding the folder's lock until `close` (DataDirLockedError while another
+ * process has it open). The schema is not migrated here; `openStore` does that.
+ */
 export async function openPgliteStore(options: PgliteStoreOptions): Promise<Store & { readonly db: PGlite }> {
   // PGlite creates the data folder but not its parents; `memory://` and other schemes are not folders.
-  if (!options.dataDir.includes('://')) await mkdir(options.dataDir, { recursive: true });
-  const { PGlite: EmbeddedPostgres } = await import('@electric-sql/pglite');
-  const db = await EmbeddedPostgres.create(options.dataDir, {
-    parsers: { [int8]: keepAsText, [numeric]: keepAsText },
-    ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
-  });
+  const inFolder = !options.dataDir.includes('://');
+  if (inFolder) await mkdir(options.dataDir, { recursive: true });
+  const lock = inFolder ? await lockDataDir(options.dataDir) : undefined;
+  let db: PGlite;
+  try {
+    const { PGlite: EmbeddedPostgres } = await import('@electric-sql/pglite');
+    db = await EmbeddedPostgres.create(options.dataDir, {
+      parsers: { [int8]: keepAsText, [numeric]: keepAsText },
+      ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
+    });
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   const queryable = asQueryable(db);
@@ -63,7 +76,11 @@ export async function openPgliteStore(options: PgliteStoreOptions): Promise<Stor
     },
     async close() {
       emitter.removeAllListeners();
-      if (!db.closed) await db.close();
+      try {
+        if (!db.closed) await db.close();
+      } finally {
+        await lock?.release();
+      }
     },
   };
 }

@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataDirLockedError, lockFileName } from './data-dir-lock.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations.js';
 import { openPostgresStore } from './postgres-store.js';
@@ -100,6 +102,60 @@ describe('the embedded store in a data folder', () => {
     await expect(migrate(second)).resolves.toEqual({ applied: [] });
     await second.close();
     expect(rows).toEqual([{ name: 'Kept' }]);
+  });
+
+  it('refuses a second opener of the same folder while the first has it open, then lets it in', async () => {
+    const dataDir = join(folder, 'locked');
+    const first = await openStore({ dataDir });
+    try {
+      expect(await readFile(join(dataDir, lockFileName), 'utf8')).toBe(`${process.pid}\n`);
+      const second = openStore({ dataDir });
+      await expect(second).rejects.toBeInstanceOf(DataDirLockedError);
+      await expect(second).rejects.toThrow(
+        `The embedded store in ${dataDir} is in use by process ${process.pid}`,
+      );
+      await expect(second).rejects.toThrow(/stop the server \(pnpm start\).*set DATABASE_URL/);
+      // The refused opener must not have taken the lock away from the first.
+      await expect(first.query('SELECT 1')).resolves.toBeDefined();
+      expect(await readFile(join(dataDir, lockFileName), 'utf8')).toBe(`${process.pid}\n`);
+    } finally {
+      await first.close();
+    }
+    await expect(readFile(join(dataDir, lockFileName), 'utf8')).rejects.toThrow(/ENOENT/);
+    const again = await openStore({ dataDir });
+    await again.close();
+  });
+
+  it('takes over a lock left by a process that no longer runs', async () => {
+    const dataDir = join(folder, 'stale');
+    await (await openStore({ dataDir })).close();
+    const child = spawn(process.execPath, ['-e', '']);
+    const deadPid = await new Promise<number>((resolve) => {
+      child.once('exit', () => {
+        resolve(child.pid ?? 0);
+      });
+    });
+    await writeFile(join(dataDir, lockFileName), `${deadPid}\n`);
+    const store = await openStore({ dataDir });
+    try {
+      expect(await readFile(join(dataDir, lockFileName), 'utf8')).toBe(`${process.pid}\n`);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('leaves the migration to the caller when asked, so the caller can report what it applied', async () => {
+    const dataDir = join(folder, 'unmigrated');
+    const store = await openStore({ dataDir, migrate: false });
+    try {
+      const { rows } = await store.query<{ present: boolean }>(
+        `SELECT to_regclass('schema_migrations') IS NOT NULL AS present`,
+      );
+      expect(rows).toEqual([{ present: false }]);
+      await expect(migrate(store)).resolves.toEqual({ applied: allMigrationIds });
+    } finally {
+      await store.close();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 // The one connection factory: a `databaseUrl` opens PostgreSQL through a `pg` pool, anything else opens
 // embedded PGlite in a data folder. Both are handed back as the same small `Store` interface, and the
-// schema is migrated before the store is returned, so callers never see a half-built database.
+// schema is migrated before the store is returned (unless the caller migrates itself, as the operator's
+// `migrate` command does to report what it applied), so callers never see a half-built database.
 
 import { migrate } from './migrate.js';
 import { openPgliteStore } from './pglite-store.js';
@@ -78,13 +79,19 @@ export interface OpenStoreOptions {
   connectionTimeoutMs?: number;
   /** PostgreSQL: longest run of one statement, in ms; past it the statement fails. Default 15000. */
   queryTimeoutMs?: number;
+  /**
+   * Apply pending migrations before returning. Default true; false leaves that to the caller's own
+   * `migrate(store)`, which reports what it applied.
+   */
+  migrate?: boolean;
 }
 
 const defaultDataDir = './.topup';
 
 /**
- * Opens the store and brings its schema up to date. `databaseUrl` → PostgreSQL (`pg.Pool`);
- * otherwise PGlite in `dataDir`.
+ * Opens the store and brings its schema up to date (unless `migrate: false`). `databaseUrl` → PostgreSQL
+ * (`pg.Pool`); otherwise PGlite in `dataDir`, which stays locked to this process until `close`
+ * (a second opener gets a DataDirLockedError).
  *
  * @example
  * ```ts
@@ -110,6 +117,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
             : { connectionTimeoutMs: options.connectionTimeoutMs }),
           ...(options.queryTimeoutMs === undefined ? {} : { queryTimeoutMs: options.queryTimeoutMs }),
         });
+  if (options.migrate === false) return store;
   try {
     await migrate(store);
   } catch (error) {

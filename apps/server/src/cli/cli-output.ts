@@ -1,5 +1,5 @@
-// How the CLI speaks: human-readable lines by default, one JSON document with --json, and usage errors
-// that say what was expected and what was received.
+// How the CLI speaks: human-readable lines by default, one JSON document with --json (for failures too,
+// on stderr), and usage errors that say what was expected and what was received.
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -24,4 +24,22 @@ export function printResult(result: CommandResult, asJson: boolean): void {
       )
     : result.human;
   process.stdout.write(`${text}\n`);
+}
+
+/** A failure as the CLI reports it; `kind` tells a script a usage mistake from a configuration or a failure. */
+export interface CliError {
+  readonly kind: 'usage' | 'configuration' | 'store-locked' | 'failure';
+  readonly message: string;
+  /** The failing component's own code, e.g. a LedgerError's `account_not_found`. */
+  readonly code?: string;
+  readonly problems?: readonly string[];
+}
+
+/** Writes a failure to stderr: `{"error": {...}}` with --json, else a line (and the usage, if given). */
+export function printError(error: CliError, asJson: boolean, usage?: string): void {
+  if (asJson) {
+    process.stderr.write(`${JSON.stringify({ error }, null, 2)}\n`);
+    return;
+  }
+  process.stderr.write(`topup: ${error.message}\n${usage === undefined ? '' : `\n${usage}`}`);
 }

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // `topup`: the operator CLI. `topup <group> <action> [--options] [--json]`, e.g.
 // `topup account create --name "Acme" --json`. Works on the store the service uses (DATABASE_URL, or the
-// embedded store in TOPUP_DATA_DIR; PGlite is single-process, so stop `pnpm start` first there).
+// embedded store in TOPUP_DATA_DIR, which is locked while `pnpm start` runs: the CLI then says so).
+// With --json, a failure is a JSON object on stderr too, so a script never has to parse prose.
 
 import { parseArgs } from 'node:util';
-import { createLedger, openStore } from '@topup/ledger';
-import { loadConfig, storeOptionsOf } from '../config.js';
-import { exitOnConfigError } from '../exit-on-config-error.js';
-import { printResult, UsageError } from './cli-output.js';
+import { createLedger, DataDirLockedError, openStore } from '@topup/ledger';
+import { ConfigError, loadConfig, storeOptionsOf } from '../config.js';
+import { printError, printResult, UsageError } from './cli-output.js';
 import { commands, failed } from './commands.js';
 
 const usage = `Usage: topup <command> [options] [--json]
@@ -63,12 +63,16 @@ async function run(argv: readonly string[]): Promise<number> {
   });
   const name = positionals.join(' ');
   const command = commands[name];
-  if (values.help || command === undefined) {
+  if (values.help) {
     process.stdout.write(usage);
-    return values.help ? 0 : 64;
+    return 0;
   }
-  const config = exitOnConfigError(loadConfig);
-  const store = await openStore(storeOptionsOf(config));
+  if (command === undefined) {
+    throw new UsageError(name === '' ? 'a command is required' : `unknown command ${JSON.stringify(name)}`);
+  }
+  const config = loadConfig();
+  // `migrate` migrates itself, so that it can report what it applied.
+  const store = await openStore({ ...storeOptionsOf(config), migrate: name !== 'migrate' });
   const ledger = createLedger(store, { timeZone: config.timeZone });
   try {
     const result = await command({
@@ -86,14 +90,26 @@ async function run(argv: readonly string[]): Promise<number> {
   }
 }
 
+const argv = process.argv.slice(2);
 try {
-  process.exitCode = await run(process.argv.slice(2));
+  process.exitCode = await run(argv);
 } catch (error) {
+  // Decided before parsing, which may itself be what failed.
+  const asJson = argv.includes('--json');
   if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) {
-    process.stderr.write(`topup: ${error.message}\n\n${usage}`);
+    printError({ kind: 'usage', message: error.message }, asJson, usage);
     process.exitCode = 64;
+  } else if (error instanceof ConfigError) {
+    printError({ kind: 'configuration', message: error.message, problems: error.problems }, asJson);
+    process.exitCode = 78;
+  } else if (error instanceof DataDirLockedError) {
+    // EX_TEMPFAIL: the same command succeeds once the server has stopped.
+    printError({ kind: 'store-locked', message: error.message }, asJson);
+    process.exitCode = 75;
   } else {
-    process.stderr.write(`topup: ${error instanceof Error ? error.message : String(error)}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    const code = (error as { code?: unknown } | undefined)?.code;
+    printError({ kind: 'failure', message, ...(typeof code === 'string' ? { code } : {}) }, asJson);
     process.exitCode = 1;
   }
 }

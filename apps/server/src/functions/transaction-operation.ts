@@ -18,7 +18,7 @@ import type { SubmitResult } from '@topup/worker';
 import { ApiFailure } from '../api-failure.js';
 import { encodeReply } from '../reply.js';
 import type { ApiDependencies, HandlerInput, HandlerResult } from './api-function.js';
-import { idempotencyKeyOf, requestFingerprint } from './idempotency-key.js';
+import { requestFingerprint } from './idempotency-key.js';
 
 export interface TransactionOperation<I> {
   readonly name: CancellableOperation;
@@ -154,7 +154,7 @@ async function resolveSubmission<I>(
 export function transactionHandler<I>(operation: TransactionOperation<I>) {
   return async (input: HandlerInput<I>): Promise<HandlerResult> => {
     const { deps, account, ctx } = input;
-    const key = idempotencyKeyOf(ctx.get('idempotency-key'));
+    const key = ctx.state.idempotencyKey;
     const idempotency =
       key === undefined ? undefined : { key, requestHash: requestFingerprint(operation.name, input.input) };
     const outcome = await operation.reserve(deps, account.id, input.input, idempotency);

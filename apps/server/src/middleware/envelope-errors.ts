@@ -1,5 +1,6 @@
 // Catches every failure below it and answers with an envelope in the negotiated format: an ApiFailure
-// with its code, a store outage as 9000/503, anything else as 9000/502. Never a stack trace.
+// with its code, an outage of the database or of the rate-limit store (Redis) as 9000/503 with
+// `Retry-After`, anything else as 9000/502. Never a stack trace.
 
 import { failure } from '@topup/envelope';
 import type { Middleware } from 'koa';
@@ -8,6 +9,7 @@ import type { ApiState } from '../api-state.js';
 import { printableProblem } from '../problem-text.js';
 import { encodeReply, sendReply } from '../reply.js';
 import type { EncodedReply } from '../reply.js';
+import { RateLimitStoreUnavailable } from '../rate-limit/redis-connection.js';
 import { isStoreUnavailable } from '../store-errors.js';
 
 export function envelopeErrors(): Middleware<ApiState> {
@@ -40,6 +42,12 @@ function toApiFailure(error: unknown): ApiFailure {
   if (error instanceof ApiFailure) return error;
   if (isStoreUnavailable(error)) {
     return new ApiFailure('9000', ['the store is unavailable; try again shortly'], {
+      httpStatus: 503,
+      headers: { 'Retry-After': '5' },
+    });
+  }
+  if (error instanceof RateLimitStoreUnavailable) {
+    return new ApiFailure('9000', ['the rate-limit store is unavailable; try again shortly'], {
       httpStatus: 503,
       headers: { 'Retry-After': '5' },
     });

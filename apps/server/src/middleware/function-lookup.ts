@@ -5,11 +5,12 @@ import { alternateHttpStatus } from '@topup/envelope';
 import type { ApiFunctionName } from '@topup/validation';
 import type { Middleware } from 'koa';
 import { ApiFailure } from '../api-failure.js';
-import type { ApiState } from '../api-state.js';
+import type { ApiState, FunctionState } from '../api-state.js';
 
 const functionPath = /^\/api\/([a-z_]{1,64})\/?$/;
 
-export function functionLookup(known: ReadonlySet<string>): Middleware<ApiState> {
+/** Sets the function (`FunctionState`) for every later stage, or answers 1000 with 404. */
+export function functionLookup(known: ReadonlySet<string>): Middleware<ApiState & FunctionState> {
   return async (ctx, next) => {
     const name = functionPath.exec(ctx.path)?.[1];
     if (name === undefined || !known.has(name)) {

@@ -1,17 +1,14 @@
 // Last in the pipeline: runs the function's handler and writes its answer.
 
 import type { Middleware } from 'koa';
-import type { ApiState } from '../api-state.js';
+import type { ApiState, CallerState, FunctionState } from '../api-state.js';
 import type { ApiDependencies } from '../functions/api-function.js';
 import { handlers } from '../functions/registry.js';
 import { encodeReply, sendReply } from '../reply.js';
 
-export function operation(deps: ApiDependencies): Middleware<ApiState> {
+export function operation(deps: ApiDependencies): Middleware<ApiState & FunctionState & CallerState> {
   return async (ctx) => {
-    const name = ctx.state.functionName;
-    const account = ctx.state.account;
-    if (name === undefined || account === undefined)
-      throw new Error('operation reached before lookup and auth');
+    const { functionName: name, account } = ctx.state;
     const result = await handlers[name]({ ctx, account, input: ctx.state.input as never, deps });
     if (result.kind === 'envelope') {
       ctx.state.code = result.envelope.status.code;

@@ -3,12 +3,12 @@
 import { alternateHttpStatus } from '@topup/envelope';
 import type { Middleware } from 'koa';
 import { ApiFailure } from '../api-failure.js';
-import type { ApiState } from '../api-state.js';
+import type { ApiState, CallerState } from '../api-state.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 
-export function rateLimiting(limiter: RateLimiter): Middleware<ApiState> {
+export function rateLimiting(limiter: RateLimiter): Middleware<ApiState & CallerState> {
   return async (ctx, next) => {
-    const decision = await limiter.take(ctx.state.tokenId ?? 'anonymous');
+    const decision = await limiter.take(ctx.state.tokenId);
     if (!decision.allowed) {
       throw new ApiFailure(
         '5000',

@@ -1,5 +1,6 @@
-// First in the pipeline: a request id (taken from a sane `X-Request-Id` or made), a child logger, the
-// negotiated response format, and one log line and metric sample per request.
+// First for every request, operational routes included: a request id (taken from a sane `X-Request-Id`
+// or made), a child logger, the negotiated response format, and one log line and metric sample per API
+// request (operational requests are logged at debug level and not counted).
 
 import { randomUUID } from 'node:crypto';
 import { responseFormat } from '@topup/envelope';
@@ -30,9 +31,13 @@ export function requestContext(logger: Logger, metrics: Metrics): Middleware<Api
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const fn = ctx.state.functionName ?? 'none';
       const code = ctx.state.code ?? 'none';
-      metrics.requests.inc({ function: fn, code });
-      metrics.latency.observe({ function: fn }, seconds);
-      ctx.state.log.info(
+      // Probes and scrapes arrive every few seconds: they would drown the API's lines and numbers.
+      const operational = ctx.state.operational === true;
+      if (!operational) {
+        metrics.requests.inc({ function: fn, code });
+        metrics.latency.observe({ function: fn }, seconds);
+      }
+      ctx.state.log[operational ? 'debug' : 'info'](
         {
           method: ctx.method,
           path: ctx.path,

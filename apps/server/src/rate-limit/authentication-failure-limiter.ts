@@ -10,6 +10,8 @@ export interface AuthenticationFailureLimiter {
   check(address: string): Promise<RateDecision>;
   /** Counts one failed authentication from the address. */
   recordFailure(address: string): Promise<void>;
+  /** Resolves when the limiter's store can answer (always, in memory); for /readyz. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,6 +66,7 @@ export function createMemoryAuthenticationFailureLimiter(
       else window.count += 1;
       return Promise.resolve();
     },
+    ping: () => Promise.resolve(),
     close: () => Promise.resolve(),
   };
 }

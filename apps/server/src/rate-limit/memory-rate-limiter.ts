@@ -24,6 +24,7 @@ export function createMemoryRateLimiter(settings: BucketSettings, now: () => num
       }
       return Promise.resolve(takeFromBucket(bucket, nowMs, settings));
     },
+    ping: () => Promise.resolve(),
     close: () => Promise.resolve(),
   };
 }

@@ -9,6 +9,8 @@ export interface RateDecision {
 
 export interface RateLimiter {
   take(key: string): Promise<RateDecision>;
+  /** Resolves when the limiter's store can answer (always, in memory); for /readyz. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,7 +1,7 @@
 // The shared failure counter: one Redis key per client address, counting failures and expiring with its
 // window, so every server process refuses an address that failed too often on any of them.
 
-import { Redis } from 'ioredis';
+import { openRedisConnection } from './redis-connection.js';
 import type { AuthenticationFailureLimiter, FailureLimitSettings } from './authentication-failure-limiter.js';
 
 // KEYS[1] the address's counter; ARGV[1] the window in ms. The window starts at the first failure.
@@ -17,22 +17,20 @@ export function createRedisAuthenticationFailureLimiter(
   settings: FailureLimitSettings,
   prefix = 'topup:auth-failures:',
 ): AuthenticationFailureLimiter {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });
+  const connection = openRedisConnection(url);
   const windowMs = settings.windowSeconds * 1000;
   return {
     async check(address) {
-      const [count, ttlMs] = await Promise.all([
-        redis.get(`${prefix}${address}`),
-        redis.pttl(`${prefix}${address}`),
-      ]);
+      const [count, ttlMs] = await connection.run((redis) =>
+        Promise.all([redis.get(`${prefix}${address}`), redis.pttl(`${prefix}${address}`)]),
+      );
       if (count === null || Number(count) < settings.failures) return { allowed: true, retryAfterSeconds: 0 };
       return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) };
     },
     async recordFailure(address) {
-      await redis.eval(recordScript, 1, `${prefix}${address}`, windowMs);
+      await connection.run((redis) => redis.eval(recordScript, 1, `${prefix}${address}`, windowMs));
     },
-    async close() {
-      await redis.quit();
-    },
+    ping: () => connection.ping(),
+    close: () => connection.close(),
   };
 }

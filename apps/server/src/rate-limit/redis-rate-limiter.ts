@@ -1,7 +1,7 @@
 // The shared token-bucket store: one Lua script in Redis, so every server process draws from the same
 // bucket atomically. Redis time is used, not each process's clock.
 
-import { Redis } from 'ioredis';
+import { openRedisConnection } from './redis-connection.js';
 import type { BucketSettings, RateLimiter } from './rate-limiter.js';
 
 // KEYS[1] bucket key; ARGV: perSecond, burst. Returns { allowed (0|1), retryAfterSeconds }.
@@ -32,20 +32,15 @@ export function createRedisRateLimiter(
   settings: BucketSettings,
   prefix = 'topup:rate:',
 ): RateLimiter {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });
+  const connection = openRedisConnection(url);
   return {
     async take(key) {
-      const [allowed, retryAfter] = (await redis.eval(
-        takeScript,
-        1,
-        `${prefix}${key}`,
-        settings.perSecond,
-        settings.burst,
+      const [allowed, retryAfter] = (await connection.run((redis) =>
+        redis.eval(takeScript, 1, `${prefix}${key}`, settings.perSecond, settings.burst),
       )) as [number, number];
       return { allowed: allowed === 1, retryAfterSeconds: retryAfter };
     },
-    async close() {
-      await redis.quit();
-    },
+    ping: () => connection.ping(),
+    close: () => connection.close(),
   };
 }

@@ -3,8 +3,10 @@
 // a host name that resolves to a private address when the callback is sent, even if it resolved to a
 // public one when the endpoint was registered. Nothing connects; each refusal is a recorded attempt. The
 // same deliveries reach the listeners once private addresses are allowed, so the refusals are the guard's.
+// Every socket the test process opens is watched: one aimed anywhere but loopback is recorded and destroyed
+// before it connects, so even a broken guard sends no traffic off this machine.
 
-import { createServer } from 'node:net';
+import { Socket, createServer } from 'node:net';
 import type { AddressInfo, Server } from 'node:net';
 import { createLedger } from '@topup/ledger';
 import type { DeliveryRecord, Ledger, Store } from '@topup/ledger';
@@ -12,7 +14,7 @@ import { parseSendAgentFloat } from '@topup/validation';
 import { checkCallbackUrl, createSandboxSimulator, startWorker } from '@topup/worker';
 import type { ResolvedAddress, WorkerSettings } from '@topup/worker';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../testing/eventually.js';
 import { openTestStores } from '../testing/test-stores.js';
 
@@ -30,6 +32,57 @@ async function countingListener(host: string): Promise<CountingListener> {
   });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return Object.assign(listener, { server, port: (server.address() as AddressInfo).port });
+}
+
+const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/** The host a `Socket#connect` call aims at, whichever of its call shapes was used. */
+function connectTarget(args: readonly unknown[]): string {
+  const [first, second] = args;
+  // net.createConnection hands over its already normalised arguments as an array.
+  const options: unknown = Array.isArray(first) ? first[0] : first;
+  if (typeof options === 'number' || typeof options === 'string') {
+    return typeof second === 'string' ? second : 'localhost';
+  }
+  if (typeof options === 'object' && options !== null) {
+    const { host, path } = options as { host?: unknown; path?: unknown };
+    if (typeof path === 'string') return 'localhost';
+    return typeof host === 'string' ? host : 'localhost';
+  }
+  return 'localhost';
+}
+
+/**
+ * Watches every socket connect of this process: loopback targets (and `passThrough` host names that the
+ * test's resolver maps to loopback) connect as usual; any other is recorded and destroyed before it
+ * reaches the network.
+ */
+function blockOffMachineConnects(passThrough: ReadonlySet<string>) {
+  const attempted: string[] = [];
+  // Kept unbound on purpose: the wrapper below calls it with the socket being connected as `this`.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  const original = Socket.prototype.connect as (this: Socket, ...connectArgs: unknown[]) => Socket;
+  const spy = vi.spyOn(Socket.prototype, 'connect').mockImplementation(function (
+    this: Socket,
+    ...args: unknown[]
+  ): Socket {
+    const host = connectTarget(args);
+    if (loopbackHosts.has(host) || passThrough.has(host)) {
+      return original.apply(this, args);
+    }
+    attempted.push(host);
+    // Failed a turn later, as a real connect fails, once the caller listens for the socket's errors.
+    setImmediate(() =>
+      this.destroy(new Error(`the test refuses to connect to ${host}: only loopback is allowed`)),
+    );
+    return this;
+  });
+  return {
+    attempted,
+    restore: () => {
+      spy.mockRestore();
+    },
+  };
 }
 
 /** A resolver whose answers the test changes between registration and delivery. */
@@ -85,16 +138,19 @@ describe.each(openTestStores())('the callback SSRF guard when delivering, on $na
     const answers = new Map<string, readonly ResolvedAddress[]>([
       ['public.callbacks.test', [{ address: '93.184.216.34', family: 4 }]],
       ['rebound.callbacks.test', [{ address: '93.184.216.34', family: 4 }]],
+      ['private.callbacks.test', [{ address: '93.184.216.34', family: 4 }]],
     ]);
     const resolve = switchableResolver(answers);
     const rebound = `https://rebound.callbacks.test:${loopback4.port}/hook`;
-    // Registration saw a public address, so a registration-time check alone would have let it through.
-    expect(
-      await checkCallbackUrl(rebound, { mode: 'live', allowPrivateAddresses: false, resolve }),
-    ).toMatchObject({
-      ok: true,
-    });
+    const privateRebound = 'https://private.callbacks.test/hook';
+    // Registration saw a public address, so a registration-time check alone would have let them through.
+    for (const url of [rebound, privateRebound]) {
+      expect(
+        await checkCallbackUrl(url, { mode: 'live', allowPrivateAddresses: false, resolve }),
+      ).toMatchObject({ ok: true });
+    }
     answers.set('rebound.callbacks.test', [{ address: '127.0.0.1', family: 4 }]);
+    answers.set('private.callbacks.test', [{ address: '10.0.0.7', family: 4 }]);
 
     const refusals: Record<string, RegExp> = {
       'http://public.callbacks.test/hook': /https URL in live mode/,
@@ -103,67 +159,83 @@ describe.each(openTestStores())('the callback SSRF guard when delivering, on $na
       'https://169.254.169.254/latest/meta-data/': /169\.254\.169\.254 \(link-local/,
       [`https://[::1]:${loopback6.port}/hook`]: /::1 \(loopback/,
       [rebound]: /rebound\.callbacks\.test, which resolves to 127\.0\.0\.1 \(loopback/,
+      [privateRebound]: /private\.callbacks\.test, which resolves to 10\.0\.0\.7 \(private/,
     };
-    const account = await ledger.createAccount({ name: 'Guarded Ltd' });
-    await ledger.fund(account.id, 'float', 1_000_000n);
-    for (const url of Object.keys(refusals)) {
-      await ledger.addCallbackEndpoint(account.id, { url, format: 'json', description: url });
-    }
-    const worker = startWorker({
-      store,
-      ledger,
-      provider: createSandboxSimulator(store, { delayMs: 0 }),
-      logger: pino({ level: 'silent' }),
-      settings: settings('live'),
-      resolve,
-    });
-    let deliveries: DeliveryRecord[];
-    const endpointUrls = new Map(
-      (await ledger.listCallbackEndpoints(account.id)).map((endpoint) => [endpoint.id, endpoint.url]),
-    );
+    // The rebound host now resolves to loopback, so its connections may reach the counting listener.
+    const sockets = blockOffMachineConnects(new Set(['rebound.callbacks.test']));
     try {
-      const reference = await completedFloat(ledger, account.id);
-      deliveries = await eventually(
-        'two refused attempts of every delivery',
-        async () => {
-          const found = await ledger.listDeliveries(account.id, { reference });
-          return found.length === endpointUrls.size &&
-            found.every((delivery) => delivery.attempts.length >= 2)
-            ? found
-            : undefined;
-        },
-        15_000,
-      );
-    } finally {
-      await worker.stop();
-    }
-    for (const delivery of deliveries) {
-      const url = endpointUrls.get(delivery.endpointId) ?? '';
-      for (const attempt of delivery.attempts) {
-        expect(attempt.httpStatus, url).toBeUndefined();
-        expect(attempt.error, url).toMatch(/^callback URL refused/);
-        expect(attempt.error, url).toMatch(refusals[url] ?? /no such endpoint/);
+      const account = await ledger.createAccount({ name: 'Guarded Ltd' });
+      await ledger.fund(account.id, 'float', 1_000_000n);
+      for (const url of Object.keys(refusals)) {
+        await ledger.addCallbackEndpoint(account.id, { url, format: 'json', description: url });
       }
-    }
-    expect({ ipv4: loopback4.connections, ipv6: loopback6.connections }).toEqual({ ipv4: 0, ipv6: 0 });
-
-    // The control: with private addresses allowed, the same pending deliveries do reach both listeners.
-    const permissive = startWorker({
-      store,
-      ledger,
-      provider: createSandboxSimulator(store, { delayMs: 0 }),
-      logger: pino({ level: 'silent' }),
-      settings: { ...settings('live'), allowPrivateCallbackAddresses: true },
-      resolve,
-    });
-    try {
-      await eventually(
-        'connections to both loopback listeners',
-        () => (loopback4.connections >= 2 && loopback6.connections >= 1 ? true : undefined),
-        15_000,
+      const worker = startWorker({
+        store,
+        ledger,
+        provider: createSandboxSimulator(store, { delayMs: 0 }),
+        logger: pino({ level: 'silent' }),
+        settings: settings('live'),
+        resolve,
+      });
+      let deliveries: DeliveryRecord[];
+      const endpointUrls = new Map(
+        (await ledger.listCallbackEndpoints(account.id)).map((endpoint) => [endpoint.id, endpoint.url]),
       );
+      try {
+        const reference = await completedFloat(ledger, account.id);
+        deliveries = await eventually(
+          'two refused attempts of every delivery',
+          async () => {
+            const found = await ledger.listDeliveries(account.id, { reference });
+            return found.length === endpointUrls.size &&
+              found.every((delivery) => delivery.attempts.length >= 2)
+              ? found
+              : undefined;
+          },
+          15_000,
+        );
+      } finally {
+        await worker.stop();
+      }
+      for (const delivery of deliveries) {
+        const url = endpointUrls.get(delivery.endpointId) ?? '';
+        for (const attempt of delivery.attempts) {
+          expect(attempt.httpStatus, url).toBeUndefined();
+          expect(attempt.error, url).toMatch(/^callback URL refused/);
+          expect(attempt.error, url).toMatch(refusals[url] ?? /no such endpoint/);
+        }
+      }
+      expect({ ipv4: loopback4.connections, ipv6: loopback6.connections }).toEqual({ ipv4: 0, ipv6: 0 });
+      // Not even an attempt: no socket was aimed at the private or link-local hosts.
+      expect(sockets.attempted).toEqual([]);
+
+      // The control: with private addresses allowed, the same pending deliveries do reach both listeners,
+      // and the worker does try the private hosts (stopped by the watch), so the watch would have seen it.
+      const permissive = startWorker({
+        store,
+        ledger,
+        provider: createSandboxSimulator(store, { delayMs: 0 }),
+        logger: pino({ level: 'silent' }),
+        settings: { ...settings('live'), allowPrivateCallbackAddresses: true },
+        resolve,
+      });
+      try {
+        await eventually(
+          'connections to both loopback listeners and attempts at the private hosts',
+          () =>
+            loopback4.connections >= 2 &&
+            loopback6.connections >= 1 &&
+            sockets.attempted.includes('private.callbacks.test') &&
+            sockets.attempted.includes('10.0.0.7')
+              ? true
+              : undefined,
+          15_000,
+        );
+      } finally {
+        await permissive.stop();
+      }
     } finally {
-      await permissive.stop();
+      sockets.restore();
     }
   }, 60_000);
 });

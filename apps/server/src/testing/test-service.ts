@@ -1,18 +1,17 @@
-// An in-process service for tests: the real app on a real loopback port over a given store, optionally
-// with the worker, plus helpers to make a funded caller. Used by the server's, the client's and the
-// reliability tests, on PGlite and on PostgreSQL alike.
+// An in-process service for tests: the real app, assembled exactly as `openCore` assembles it, on a real
+// loopback port over a given store, optionally with the worker, plus helpers to make a funded caller.
+// Used by the server's, the client's and the reliability tests, on PGlite and on PostgreSQL alike.
 
-import { createLedger } from '@topup/ledger';
 import type { Account, AccountProfile, Ledger, Store } from '@topup/ledger';
-import { createSandboxSimulator, startWorker } from '@topup/worker';
+import { startWorker } from '@topup/worker';
 import type { Provider } from '@topup/worker';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { loadConfig } from '../config.js';
 import type { Config } from '../config.js';
-import { createMetrics, withWorkerMetrics } from '../metrics.js';
-import { startHttpServer } from '../runtime.js';
-import type { Core, RunningServer } from '../runtime.js';
+import { withWorkerMetrics } from '../metrics.js';
+import { assembleCore, startHttpServer } from '../runtime.js';
+import type { RunningServer } from '../runtime.js';
 import { workerSettingsOf } from '../worker-settings.js';
 
 export interface TestServiceOptions {
@@ -64,30 +63,17 @@ const testEnvironment = {
 export async function startTestService(store: Store, options: TestServiceOptions = {}): Promise<TestService> {
   const config = loadConfig({ ...testEnvironment, ...options.env });
   const logger = options.logger ?? pino({ level: 'silent' });
-  const metrics = createMetrics();
-  const ledger = createLedger(store, {
-    timeZone: config.timeZone,
-    onBatch: (size: number) => {
-      metrics.batchSize.observe(size);
-    },
-  });
-  const provider =
-    options.provider?.(store) ?? createSandboxSimulator(store, { delayMs: config.simulatorDelayMs });
-  const core: Core = {
-    config,
+  const core = assembleCore(config, store, {
     logger,
-    metrics,
-    store,
-    ledger,
-    provider,
-    close: () => ledger.close(),
-  };
+    ...(options.provider === undefined ? {} : { provider: options.provider }),
+  });
+  const { ledger } = core;
   const worker =
     options.worker === true ? startWorker({ ...core, settings: workerSettingsOf(config) }) : undefined;
   // As `pnpm start` does: with the worker in the process, /metrics shows its metrics too.
   const http = await startHttpServer(
     core,
-    worker === undefined ? {} : { metricsRegistry: withWorkerMetrics(metrics, worker.metrics) },
+    worker === undefined ? {} : { metricsRegistry: withWorkerMetrics(core.metrics, worker.metrics) },
   );
   let callers = 0;
   return {
@@ -129,7 +115,8 @@ export async function startTestService(store: Store, options: TestServiceOptions
     async stop() {
       await http.close();
       await worker?.stop();
-      await core.close();
+      // The store is the test's own (it may still inspect it); only the ledger is this service's.
+      await ledger.close();
     },
   };
 }

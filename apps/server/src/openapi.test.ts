@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '@topup/ledger';
+import { apiFunctions } from '@topup/validation';
+import { z } from 'zod';
+import { startTestService } from './testing/test-service.js';
+import type { TestService } from './testing/test-service.js';
+import { openTestStores } from './testing/test-stores.js';
+
+interface Response_ {
+  description: string;
+  headers: Record<string, { $ref: string }>;
+  content: Record<string, { schema: Record<string, unknown> }>;
+}
+interface Operation {
+  parameters: ({ name: string } | { $ref: string })[];
+  requestBody: { content: Record<string, unknown> };
+  responses: Record<string, Response_>;
+}
+interface Document {
+  openapi: string;
+  paths: Record<string, { post: Operation }>;
+  components: Record<string, Record<string, unknown>>;
+}
+
+/** The schema with every local `$ref` replaced by what it points at. */
+function resolved(document: Document, node: unknown): unknown {
+  if (Array.isArray(node)) return node.map((item) => resolved(document, item));
+  if (node === null || typeof node !== 'object') return node;
+  const ref = (node as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string') {
+    const target = ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], document);
+    return resolved(document, target);
+  }
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolved(document, value)]));
+}
+
+const everyFunction = ['400', '401', '403', '405', '429', '502', '503'];
+const expectedStatuses: Record<string, string[]> = {
+  send_agent_float: ['200', ...everyFunction, '402', '409', '422'],
+  buy_airtime: ['200', ...everyFunction, '409', '422'],
+  get_balance: ['200', ...everyFunction],
+  get_transaction: ['200', ...everyFunction, '422'],
+  add_callback_endpoint: ['200', ...everyFunction, '422'],
+  list_callback_endpoints: ['200', ...everyFunction],
+  remove_callback_endpoint: ['200', ...everyFunction, '422'],
+  rotate_callback_secret: ['200', ...everyFunction, '422'],
+  resend_callback: ['200', ...everyFunction, '422'],
+  list_callback_deliveries: ['200', ...everyFunction, '422'],
+};
+
+describe.each(openTestStores())('the OpenAPI document on $name', (stores) => {
+  let store: Store;
+  let service: TestService;
+  let document: Document;
+
+  beforeAll(async () => {
+    store = await stores.open();
+    service = await startTestService(store);
+    document = (await (await fetch(`${service.url}/openapi.json`)).json()) as Document;
+  });
+
+  afterAll(async () => {
+    await service.stop();
+    await stores.close(store);
+  });
+
+  /** The documented JSON schema of a function's answer with that HTTP status, as a zod schema. */
+  function documented(name: string, status: string): z.ZodType {
+    const schema =
+      document.paths[`/api/${name}`]?.post.responses[status]?.content['application/json']?.schema;
+    if (schema === undefined) throw new Error(`Expected ${name} to document HTTP ${status}; it does not.`);
+    return z.fromJSONSchema(resolved(document, schema) as Parameters<typeof z.fromJSONSchema>[0]);
+  }
+
+  it('documents every function with each HTTP status it can answer, in JSON and both XML types', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths).sort()).toEqual(
+      [...Object.keys(apiFunctions).map((name) => `/api/${name}`), '/api/{function_name}'].sort(),
+    );
+    for (const [name, statuses] of Object.entries(expectedStatuses)) {
+      const operation = document.paths[`/api/${name}`]?.post;
+      expect(Object.keys(operation?.responses ?? {}).sort(), name).toEqual([...statuses].sort());
+      expect(Object.keys(operation?.requestBody.content ?? {}), name).toEqual([
+        'application/json',
+        'text/xml',
+        'application/xml',
+      ]);
+      for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+        expect(Object.keys(response.content), `${name} ${status}`).toEqual([
+          'application/json',
+          'text/xml',
+          'application/xml',
+        ]);
+        expect(Object.keys(response.headers), `${name} ${status}`).toContain('X-Request-Id');
+      }
+    }
+    expect(document.paths['/api/{function_name}']?.post.responses['404']?.description).toContain('1000');
+  });
+
+  it('documents the headers each answer carries, and Idempotency-Key on the money operations', () => {
+    const float = document.paths['/api/send_agent_float']?.post;
+    const balance = document.paths['/api/get_balance']?.post;
+    expect(Object.keys(float?.responses['401']?.headers ?? {})).toContain('WWW-Authenticate');
+    expect(Object.keys(float?.responses['405']?.headers ?? {})).toContain('Allow');
+    expect(Object.keys(float?.responses['429']?.headers ?? {})).toContain('Retry-After');
+    expect(Object.keys(float?.responses['503']?.headers ?? {})).toContain('Retry-After');
+    expect(Object.keys(float?.responses['200']?.headers ?? {})).toContain('Idempotency-Replayed');
+    expect(Object.keys(balance?.responses['200']?.headers ?? {})).not.toContain('Idempotency-Replayed');
+    expect(float?.parameters).toContainEqual({ $ref: '#/components/parameters/Idempotency-Key' });
+    expect(balance?.parameters).not.toContainEqual({ $ref: '#/components/parameters/Idempotency-Key' });
+    expect(Object.keys(document.components.headers ?? {}).sort()).toEqual([
+      'Allow',
+      'Idempotency-Replayed',
+      'Retry-After',
+      'WWW-Authenticate',
+      'X-Request-Id',
+    ]);
+    expect(float?.responses['409']?.description).toMatch(/5000: .*8000: /);
+    expect(float?.responses['403']?.description).toMatch(/6000: .*5000: /);
+  });
+
+  it('describes the real answers of each operation exactly', async () => {
+    const { token } = await service.createCaller({ float: 10_000_000n });
+    const answer = async (name: string, json: unknown) =>
+      (await service.call(name, { token, json, headers: { Accept: 'application/json' } })).json();
+
+    const floatRequest = {
+      mobile: '254722000123',
+      amount: '500',
+      agent_number: '123456',
+      store_number: '654321',
+    };
+    const float = await answer('send_agent_float', floatRequest);
+    expect(documented('send_agent_float', '200').safeParse(float).error).toBeUndefined();
+    const airtime = await answer('buy_airtime', {
+      mobile: '254733000123',
+      amount: '50',
+      payment_network: 'MoneyNetB',
+      payment_mobile: '254722000456',
+    });
+    expect(documented('buy_airtime', '200').safeParse(airtime).error).toBeUndefined();
+    expect(documented('get_balance', '200').safeParse(await answer('get_balance', {})).error).toBeUndefined();
+    const reference = (airtime as { data: { transaction: { reference: string } } }).data.transaction
+      .reference;
+    const found = await answer('get_transaction', { reference });
+    expect(documented('get_transaction', '200').safeParse(found).error).toBeUndefined();
+
+    // A float answer is not an airtime answer: the schemas tell them apart.
+    expect(documented('buy_airtime', '200').safeParse(float).success).toBe(false);
+    const poor = await service.createCaller();
+    const refused = await (
+      await service.call('send_agent_float', {
+        token: poor.token,
+        json: floatRequest,
+      })
+    ).json();
+    expect(documented('send_agent_float', '402').safeParse(refused).error).toBeUndefined();
+    const invalid = await answer('get_transaction', { reference: 'NOPE' });
+    expect(documented('get_transaction', '422').safeParse(invalid).error).toBeUndefined();
+    expect(documented('get_transaction', '403').safeParse(invalid).success).toBe(false);
+  });
+});

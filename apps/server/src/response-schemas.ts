@@ -1,0 +1,83 @@
+// The `data` of each function's success answer as zod schemas: the OpenAPI document is generated from
+// them, and the tests check real answers against them (strictly: a field missing from either side fails),
+// so the document cannot drift from the wire. They mirror the types of @topup/envelope. The callback
+// functions' data is described only as an object until it has typed views of its own.
+
+import type { ApiFunctionName } from '@topup/validation';
+import { z } from 'zod';
+
+const digits = z.string().regex(/^\d*$/);
+const moneyNetwork = z.enum(['MoneyNetA', 'MoneyNetB', 'MoneyNetC', 'MoneyNetD']);
+const carrier = z.enum(['CarrierA', 'CarrierB', 'CarrierC']);
+
+const party = z.strictObject({ name: z.string(), mobile: digits, email: z.string() });
+const agentParty = party.extend({ agent_name: z.string(), agent_number: digits, store_number: digits });
+const payment = z.strictObject({
+  network: moneyNetwork,
+  name: z.string(),
+  mobile: digits,
+  email: z.string(),
+});
+const messaging = z.strictObject({ sender: z.string(), recipient: z.string(), message: z.string() });
+// JSON carries the balance as a number with two decimals (1500.00); XML as the same text.
+const channel = z.strictObject({
+  type: z.enum(['Agent Float', 'Airtime']),
+  currency: z.string(),
+  balance: z.union([z.number(), z.string().regex(/^-?\d+\.\d{2}$/)]),
+});
+
+function transaction<T extends 'Agent Float' | 'Airtime', N extends z.ZodType<string>>(type: T, network: N) {
+  return z.strictObject({
+    type: z.literal(type),
+    reference: z.string().min(1),
+    date: z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+    status: z.enum(['Requested', 'Cancelled']),
+    state: z.enum(['requested', 'completed', 'cancelled']),
+    currency: z.string(),
+    amount: digits,
+    note: z.string(),
+    code: z.string(),
+    source: z.literal('API'),
+    country: z.string(),
+    network,
+  });
+}
+
+const errors = z.array(z.string()).max(0);
+
+export const agentFloatData = z.strictObject({
+  errors,
+  sender: agentParty,
+  recipient: agentParty,
+  transaction: transaction('Agent Float', moneyNetwork),
+  messaging,
+  channel,
+});
+
+export const airtimeData = z.strictObject({
+  errors,
+  sender: party,
+  recipient: party,
+  payment,
+  transaction: transaction('Airtime', carrier),
+  messaging,
+  channel,
+});
+
+export const balanceData = z.strictObject({ errors, channels: z.array(channel) });
+
+const anyData = z.looseObject({ errors });
+
+/** The success `data` of each function. */
+export const successDataSchemas: Readonly<Record<ApiFunctionName, z.ZodType>> = {
+  send_agent_float: agentFloatData,
+  buy_airtime: airtimeData,
+  get_balance: balanceData,
+  get_transaction: z.union([agentFloatData, airtimeData]),
+  add_callback_endpoint: anyData,
+  list_callback_endpoints: anyData,
+  remove_callback_endpoint: anyData,
+  rotate_callback_secret: anyData,
+  resend_callback: anyData,
+  list_callback_deliveries: anyData,
+};
