@@ -21,14 +21,14 @@ const worker = startWorker({ ...core, settings: workerSettingsOf(config) });
 const http = await startHttpServer(core, {
   metricsRegistry: withWorkerMetrics(core.metrics, worker.metrics),
 });
-if (demo !== undefined) process.stdout.write(demoInstructions(http.url, demo));
-core.logger.info(
-  { url: http.url, store: core.store.kind, mode: config.mode },
-  `Topup is listening on ${http.url} (${core.store.kind === 'pglite' ? `embedded store in ${config.dataDir}` : 'PostgreSQL'})`,
-);
-
+// Before saying it listens: a SIGTERM sent on reading that line must find the handler installed.
 onShutdownSignal(core.logger, async () => {
   await http.close();
   await worker.stop();
   await core.close();
 });
+if (demo !== undefined) process.stdout.write(demoInstructions(http.url, demo));
+core.logger.info(
+  { url: http.url, store: core.store.kind, mode: config.mode },
+  `Topup is listening on ${http.url} (${core.store.kind === 'pglite' ? `embedded store in ${config.dataDir}` : 'PostgreSQL'})`,
+);

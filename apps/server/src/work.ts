@@ -33,10 +33,10 @@ const http = await startWorkerHttp({
   await core.close();
   process.exit(78);
 });
-core.logger.info({ url: http.url }, `Topup worker started; /healthz and /metrics on ${http.url}`);
-
+// Before saying it started: a SIGTERM sent on reading that line must find the handler installed.
 onShutdownSignal(core.logger, async () => {
   await worker.stop();
   await http.close();
   await core.close();
 });
+core.logger.info({ url: http.url }, `Topup worker started; /healthz and /metrics on ${http.url}`);
