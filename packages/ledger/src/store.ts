@@ -66,7 +66,10 @@ export interface Store extends Queryable {
  * ```
  */
 export interface OpenStoreOptions {
-  /** A PostgreSQL connection string; when absent the embedded store is used. */
+  /**
+   * A PostgreSQL connection string; when absent or empty the embedded store is used, so an unset
+   * `DATABASE_URL` and one set to nothing (`DATABASE_URL=`) mean the same.
+   */
   databaseUrl?: string;
   /** The PGlite data folder (`memory://` keeps it in memory). Default `./.topup`. */
   dataDir?: string;
@@ -83,7 +86,7 @@ export interface OpenStoreOptions {
 const defaultDataDir = './.topup';
 
 /**
- * Opens the store and brings its schema up to date. `databaseUrl` → PostgreSQL (`pg.Pool`);
+ * Opens the store and brings its schema up to date. A non-empty `databaseUrl` → PostgreSQL (`pg.Pool`);
  * otherwise PGlite in `dataDir`.
  *
  * @example
@@ -98,11 +101,12 @@ const defaultDataDir = './.topup';
  * ```
  */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  const databaseUrl = options.databaseUrl ?? '';
   const store =
-    options.databaseUrl === undefined
+    databaseUrl === ''
       ? await openPgliteStore({ dataDir: options.dataDir ?? defaultDataDir })
       : await openPostgresStore({
-          databaseUrl: options.databaseUrl,
+          databaseUrl,
           ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
           ...(options.schema === undefined ? {} : { schema: options.schema }),
           ...(options.connectionTimeoutMs === undefined
