@@ -149,6 +149,79 @@ describe.each(testStoreKinds())('idempotency keys on %s', (kind) => {
   });
 });
 
+describe.each(testStoreKinds())('purging expired idempotency keys on %s', (kind) => {
+  let test: TestStore;
+  let ledger: Ledger;
+  let clock = new Date('2025-11-21T08:00:00.000Z');
+  beforeAll(async () => {
+    test = await openTestStore(kind);
+    ledger = createLedger(test.store, { now: () => clock });
+  });
+  afterAll(async () => {
+    await ledger.close();
+    await test.dispose();
+  });
+
+  async function keysOf(accountId: string): Promise<string[]> {
+    const { rows } = await test.store.query<{ key: string }>(
+      'SELECT key FROM idempotency_keys WHERE account_id = $1 ORDER BY key',
+      [accountId],
+    );
+    return rows.map((row) => row.key);
+  }
+
+  async function keyed(accountId: string, key: string): Promise<RequestOutcome> {
+    return ledger.requestAgentFloat({
+      accountId,
+      request: floatRequest(),
+      idempotency: { key, requestHash: 'h' },
+    });
+  }
+
+  it('deletes keys older than 24 hours and keeps younger ones, which still answer', async () => {
+    const caller = await ledger.createAccount({ name: 'Purged Ltd' });
+    await ledger.fund(caller.id, 'float', 1_000_000n);
+    await keyed(caller.id, 'old');
+    await ledger.saveIdempotentResponse(caller.id, 'old', response);
+    clock = new Date(clock.getTime() + 1_000);
+    const young = referenceOf(await keyed(caller.id, 'young'));
+    const balance = await ledger.balance(caller.id, 'float');
+
+    clock = new Date(clock.getTime() + idempotencyWindowMs - 1_000 - 1);
+    await expect(ledger.purgeExpiredIdempotencyKeys()).resolves.toBe(0);
+    expect(await keysOf(caller.id)).toEqual(['old', 'young']);
+
+    clock = new Date(clock.getTime() + 1);
+    await expect(ledger.purgeExpiredIdempotencyKeys()).resolves.toBe(1);
+    expect(await keysOf(caller.id)).toEqual(['young']);
+    await expect(ledger.findIdempotentResponse(caller.id, 'old')).resolves.toBeUndefined();
+    await expect(keyed(caller.id, 'young')).resolves.toEqual({
+      kind: 'idempotency_in_progress',
+      reference: young,
+    });
+    await expect(ledger.balance(caller.id, 'float')).resolves.toEqual(balance);
+    expect((await ledger.verify()).breaches).toEqual([]);
+  });
+
+  it('deletes at most the given number of keys per call', async () => {
+    // Earlier tests' keys expire first, so that only this test's keys are left to count.
+    clock = new Date(clock.getTime() + idempotencyWindowMs);
+    await ledger.purgeExpiredIdempotencyKeys();
+    const caller = await ledger.createAccount({ name: 'Batched Purge Ltd' });
+    await ledger.fund(caller.id, 'float', 1_000_000n);
+    for (const key of ['a', 'b', 'c', 'd', 'e']) await keyed(caller.id, key);
+    clock = new Date(clock.getTime() + idempotencyWindowMs);
+    const purged = [];
+    for (let call = 0; call < 4; call += 1) purged.push(await ledger.purgeExpiredIdempotencyKeys(2));
+    expect(purged).toEqual([2, 2, 1, 0]);
+    expect(await keysOf(caller.id)).toEqual([]);
+  });
+
+  it('refuses a limit below one key', async () => {
+    await expect(ledger.purgeExpiredIdempotencyKeys(0)).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+});
+
 describe.skipIf(!testStoreKinds().includes('postgres'))('idempotency across two pools on PostgreSQL', () => {
   let test: TestStore;
   beforeAll(async () => {

@@ -1,6 +1,7 @@
 // Idempotency keys: key + request hash + the stored response, per account, kept 24 hours. A request
 // claims its key in the same database transaction that creates it (INSERT … ON CONFLICT), so two
-// processes racing on one key create one transaction; the loser reads the winner's row.
+// processes racing on one key create one transaction; the loser reads the winner's row. Keys past the
+// window are deleted by a periodic purge.
 
 import type { Queryable } from './store.js';
 import type { RequestOutcome, StoredResponse } from './outcomes.js';
@@ -189,4 +190,24 @@ export async function findIdempotentResponse(
     [accountId, key, cutoff(now)],
   );
   return rows[0] === undefined ? undefined : storedResponseOf(rows[0]);
+}
+
+/**
+ * Deletes up to `limit` keys past the 24-hour window; returns how many. Keys locked by a batch that is
+ * claiming them anew are skipped rather than waited for, so a purge never holds up requests.
+ */
+export async function purgeExpiredKeys(db: Queryable, now: Date, limit: number): Promise<number> {
+  const { rows } = await db.query<{ purged: number }>(
+    `WITH expired AS (
+       SELECT account_id, key FROM idempotency_keys WHERE created_at <= $1::timestamptz
+       LIMIT $2 FOR UPDATE SKIP LOCKED
+     ), purged AS (
+       DELETE FROM idempotency_keys AS k USING expired AS e
+       WHERE k.account_id = e.account_id AND k.key = e.key
+       RETURNING 1
+     )
+     SELECT count(*)::int AS purged FROM purged`,
+    [cutoff(now), limit],
+  );
+  return rows[0]?.purged ?? 0;
 }

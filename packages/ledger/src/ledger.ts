@@ -185,6 +185,12 @@ export interface Ledger {
   }): Promise<RequestOutcome>;
   saveIdempotentResponse(accountId: string, key: string, response: StoredResponse): Promise<void>;
   findIdempotentResponse(accountId: string, key: string): Promise<StoredResponse | undefined>;
+  /**
+   * Deletes idempotency keys older than 24 hours (they no longer hold), at most `limit` (default 10000)
+   * per call, and returns how many it deleted. Expired keys are otherwise never removed: call this
+   * periodically, again at once while it returns `limit`.
+   */
+  purgeExpiredIdempotencyKeys(limit?: number): Promise<number>;
   markSubmitted(reference: string): Promise<void>;
   complete(reference: string, result: { providerCode: string }): Promise<ResolveOutcome>;
   cancel(reference: string, result: CancelResult): Promise<ResolveOutcome>;
@@ -229,6 +235,8 @@ export interface Ledger {
 }
 
 const carriers: readonly Carrier[] = ['CarrierA', 'CarrierB', 'CarrierC'];
+/** Keys deleted per purge call: bounded, so one call never holds a long transaction. */
+const defaultPurgeLimit = 10_000;
 
 function commissionTable(options: Partial<Record<Carrier, number>> = {}): Record<Carrier, number> {
   const table = { CarrierA: 0, CarrierB: 0, CarrierC: 0 };
@@ -438,6 +446,15 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
       idempotency.saveIdempotentResponse(store, accountId, key, response),
     findIdempotentResponse: (accountId, key) =>
       idempotency.findIdempotentResponse(store, accountId, key, now()),
+    async purgeExpiredIdempotencyKeys(limit = defaultPurgeLimit) {
+      if (!Number.isInteger(limit) || limit < 1) {
+        throw new LedgerError(
+          'invalid_input',
+          `Expected a purge limit of at least 1 key, received ${String(limit)}.`,
+        );
+      }
+      return idempotency.purgeExpiredKeys(store, now(), limit);
+    },
     markSubmitted: (reference) => submissions.submit(reference),
     complete: (reference, result) =>
       resolve(reference, { kind: 'complete', providerCode: result.providerCode }),

@@ -91,6 +91,17 @@ describe('the embedded store in a data folder', () => {
     await rm(folder, { recursive: true, force: true });
   });
 
+  it('is what an empty database URL opens, as when none is given', async () => {
+    const store = await openStore({ databaseUrl: '', dataDir: join(folder, 'empty-url') });
+    try {
+      expect(store.kind).toBe('pglite');
+      const { rows } = await store.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id');
+      expect(rows.map((row) => row.id)).toEqual(allMigrationIds);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('creates its folder and keeps its data across a close and a reopen', async () => {
     const first = await openStore({ dataDir: join(folder, 'not', 'yet', 'made') });
     await first.query(

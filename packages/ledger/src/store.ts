@@ -67,7 +67,10 @@ export interface Store extends Queryable {
  * ```
  */
 export interface OpenStoreOptions {
-  /** A PostgreSQL connection string; when absent the embedded store is used. */
+  /**
+   * A PostgreSQL connection string; when absent or empty the embedded store is used, so an unset
+   * `DATABASE_URL` and one set to nothing (`DATABASE_URL=`) mean the same.
+   */
   databaseUrl?: string;
   /** The PGlite data folder (`memory://` keeps it in memory). Default `./.topup`. */
   dataDir?: string;
@@ -89,8 +92,8 @@ export interface OpenStoreOptions {
 const defaultDataDir = './.topup';
 
 /**
- * Opens the store and brings its schema up to date (unless `migrate: false`). `databaseUrl` → PostgreSQL
- * (`pg.Pool`); otherwise PGlite in `dataDir`, which stays locked to this process until `close`
+ * Opens the store and brings its schema up to date (unless `migrate: false`). A non-empty `databaseUrl` →
+ * PostgreSQL (`pg.Pool`); otherwise PGlite in `dataDir`, which stays locked to this process until `close`
  * (a second opener gets a DataDirLockedError).
  *
  * @example
@@ -105,11 +108,12 @@ const defaultDataDir = './.topup';
  * ```
  */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  const databaseUrl = options.databaseUrl ?? '';
   const store =
-    options.databaseUrl === undefined
+    databaseUrl === ''
       ? await openPgliteStore({ dataDir: options.dataDir ?? defaultDataDir })
       : await openPostgresStore({
-          databaseUrl: options.databaseUrl,
+          databaseUrl,
           ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
           ...(options.schema === undefined ? {} : { schema: options.schema }),
           ...(options.connectionTimeoutMs === undefined
