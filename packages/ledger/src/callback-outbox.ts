@@ -272,19 +272,22 @@ export async function claimDeliveries(
   now: Date,
 ): Promise<ClaimedDelivery[]> {
   const { rows } = await db.query<ClaimRow>(
+    // The due rows are picked from the deliveries alone, in index order: joined to the endpoints here, a
+    // planner working from stale statistics on a fast-growing outbox sorted the whole backlog on every
+    // claim (0.2 to 1.5 s at 160,000 pending, against 0.13 ms in index order). Disabling or removing an endpoint
+    // fails its pending deliveries, so the endpoint check below only guards a race with that.
     `WITH due AS (
-       SELECT d.id FROM callback_deliveries d JOIN callback_endpoints e ON e.id = d.endpoint_id
+       SELECT d.id FROM callback_deliveries d
        WHERE d.status = 'pending' AND d.next_attempt_at <= $1::timestamptz
          AND (d.lease_until IS NULL OR d.lease_until <= $1::timestamptz)
-         AND e.enabled AND e.removed_at IS NULL
        ORDER BY d.next_attempt_at, d.id
        LIMIT $2
-       FOR UPDATE OF d SKIP LOCKED
+       FOR UPDATE SKIP LOCKED
      )
      UPDATE callback_deliveries d SET lease_owner = $3, lease_until = $4::timestamptz, updated_at = $1::timestamptz,
        schedule_start = LEAST(d.schedule_start, d.attempts)
      FROM due, callback_endpoints e
-     WHERE d.id = due.id AND e.id = d.endpoint_id
+     WHERE d.id = due.id AND e.id = d.endpoint_id AND e.enabled AND e.removed_at IS NULL
      RETURNING d.id, d.endpoint_id, d.account_id, d.reference, d.event, d.payload, d.attempts,
        d.attempts - d.schedule_start AS attempts_in_schedule, d.created_at, d.lease_until, e.url, e.format`,
     [

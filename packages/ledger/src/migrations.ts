@@ -212,5 +212,23 @@ const callbackScheduleRestart: Migration = {
   ],
 };
 
+// Claiming reads due deliveries in (next_attempt_at, id) order and stops at the batch limit, so the index
+// holds both columns and the claim never sorts the backlog. The purge of expired idempotency keys reads
+// them by age.
+const queueIndexes: Migration = {
+  id: '0004_queue_indexes',
+  statements: [
+    `CREATE INDEX IF NOT EXISTS callback_deliveries_due_order ON callback_deliveries (next_attempt_at, id)
+      WHERE status = 'pending'`,
+    `DROP INDEX IF EXISTS callback_deliveries_due`,
+    `CREATE INDEX IF NOT EXISTS idempotency_keys_created_at ON idempotency_keys (created_at)`,
+  ],
+};
+
 /** Every migration, in the order they apply. */
-export const migrations: readonly Migration[] = [ledgerSchema, sandboxProviderJobs, callbackScheduleRestart];
+export const migrations: readonly Migration[] = [
+  ledgerSchema,
+  sandboxProviderJobs,
+  callbackScheduleRestart,
+  queueIndexes,
+];
