@@ -27,9 +27,9 @@ export interface WorkerSettings {
   readonly pollIntervalMs?: number;
   /** How often provider results are asked for (default 100, so results are applied within 100 ms). */
   readonly resultPollIntervalMs?: number;
-  /** Callback attempts in flight per worker (default 32). */
+  /** Callback attempts in flight per worker (default 128). */
   readonly deliveryConcurrency?: number;
-  /** Callback attempts in flight per endpoint and worker (default 4). */
+  /** Callback attempts in flight per endpoint and worker (default 16). */
   readonly perEndpointConcurrency?: number;
   /** Deadline of one callback attempt (default 15000). */
   readonly deliveryTimeoutMs?: number;
@@ -107,8 +107,8 @@ export function resolveWorkerSettings(settings: WorkerSettings): ResolvedWorkerS
     workerId: settings.workerId ?? defaultWorkerId(),
     pollIntervalMs: positiveInteger('pollIntervalMs', settings.pollIntervalMs ?? 1_000),
     resultPollIntervalMs: positiveInteger('resultPollIntervalMs', settings.resultPollIntervalMs ?? 100),
-    deliveryConcurrency: positiveInteger('deliveryConcurrency', settings.deliveryConcurrency ?? 32),
-    perEndpointConcurrency: positiveInteger('perEndpointConcurrency', settings.perEndpointConcurrency ?? 4),
+    deliveryConcurrency: positiveInteger('deliveryConcurrency', settings.deliveryConcurrency ?? 128),
+    perEndpointConcurrency: positiveInteger('perEndpointConcurrency', settings.perEndpointConcurrency ?? 16),
     deliveryTimeoutMs,
     allowPrivateCallbackAddresses: settings.allowPrivateCallbackAddresses ?? settings.mode === 'sandbox',
     deliveryLeaseMs: 2 * deliveryTimeoutMs + LEASE_MARGIN_MS,
