@@ -26,6 +26,7 @@ describe('the service configuration', () => {
     });
     expect(config.callbackRetryScheduleSeconds).toEqual([0, 5, 300, 1_800, 7_200, 18_000, 36_000, 36_000]);
     expect(config.callbackSlowDownFloorSeconds).toBe(60);
+    expect(config.idempotencyPurgeIntervalSeconds).toBe(300);
   });
 
   it('keeps the 60 s slow-down floor with a short retry schedule unless it is set too', () => {

@@ -54,6 +54,7 @@ const environmentSchema = z.object({
   CALLBACK_SLOW_DOWN_FLOOR_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
   CALLBACK_SECRET_GRACE_SECONDS: integer(0, 86_400 * 30).default(86_400),
   IDEMPOTENCY_WAIT_MS: integer(0, 60_000).default(10_000),
+  IDEMPOTENCY_PURGE_INTERVAL_SECONDS: integer(1, 86_400).default(300),
   AUTH_CACHE_MS: integer(0, 60_000).default(2_000),
   HEADERS_TIMEOUT_MS: integer(100, 600_000).default(10_000),
   REQUEST_TIMEOUT_MS: integer(100, 3_600_000).default(30_000),
@@ -92,6 +93,8 @@ export interface Config {
   readonly callbackSlowDownFloorSeconds: number;
   readonly callbackSecretGraceSeconds: number;
   readonly idempotencyWaitMs: number;
+  /** How often the worker deletes idempotency keys past their 24-hour window. */
+  readonly idempotencyPurgeIntervalSeconds: number;
   /** How long a valid token's authentication is reused: another process's revocation or suspension applies within it. */
   readonly authCacheMs: number;
   /** Slow clients are cut off: headers must arrive within `headersMs`, the whole request within `requestMs`. */
@@ -159,6 +162,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     callbackSlowDownFloorSeconds: env.CALLBACK_SLOW_DOWN_FLOOR_SECONDS,
     callbackSecretGraceSeconds: env.CALLBACK_SECRET_GRACE_SECONDS,
     idempotencyWaitMs: env.IDEMPOTENCY_WAIT_MS,
+    idempotencyPurgeIntervalSeconds: env.IDEMPOTENCY_PURGE_INTERVAL_SECONDS,
     authCacheMs: env.AUTH_CACHE_MS,
     httpTimeouts: { headersMs: env.HEADERS_TIMEOUT_MS, requestMs: env.REQUEST_TIMEOUT_MS },
     authFailureLimit: { failures: env.AUTH_FAILURE_LIMIT, windowSeconds: env.AUTH_FAILURE_WINDOW_SECONDS },

@@ -14,9 +14,9 @@ if (config.databaseUrl === undefined) {
 }
 const core = await openCore(config);
 const http = await startHttpServer(core);
-core.logger.info({ url: http.url, store: core.store.kind }, `Topup server is listening on ${http.url}`);
-
+// Before saying it listens: a SIGTERM sent on reading that line must find the handler installed.
 onShutdownSignal(core.logger, async () => {
   await http.close();
   await core.close();
 });
+core.logger.info({ url: http.url, store: core.store.kind }, `Topup server is listening on ${http.url}`);

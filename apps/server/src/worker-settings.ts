@@ -10,5 +10,6 @@ export function workerSettingsOf(config: Config): WorkerSettings {
     retryScheduleSeconds: config.callbackRetryScheduleSeconds,
     slowDownFloorSeconds: config.callbackSlowDownFloorSeconds,
     providerTimeoutMs: config.providerTimeoutMs,
+    idempotencyPurgeIntervalMs: config.idempotencyPurgeIntervalSeconds * 1000,
   };
 }

@@ -1,5 +1,5 @@
-// Starts a worker: the provider-results, timeout, interrupted-submission and callback-delivery loops over
-// one store, woken by the outbox notification (LISTEN/NOTIFY on PostgreSQL, an in-process signal on the
+// Starts a worker: the provider-results, timeout, interrupted-submission, callback-delivery and
+// idempotency-purge loops over one store, woken by the outbox notification (LISTEN/NOTIFY on PostgreSQL, an in-process signal on the
 // embedded store) and polling as the fallback. Any number of workers may share one PostgreSQL database.
 
 import { outboxChannel } from '@topup/ledger';
@@ -9,6 +9,7 @@ import type { Registry } from 'prom-client';
 import type { HostResolver } from './callback-url-policy.js';
 import { CallbackDispatcher } from './delivery/callback-dispatcher.js';
 import { deliveryQueueStats } from './delivery/delivery-queue-stats.js';
+import { purgeExpiredIdempotencyKeys } from './loops/idempotency-purge.js';
 import { resumeInterruptedSubmissions } from './loops/interrupted-submissions.js';
 import { startPollLoop } from './loops/poll-loop.js';
 import type { PollLoop } from './loops/poll-loop.js';
@@ -100,6 +101,12 @@ export function startWorker(options: StartWorkerOptions): RunningWorker {
           batchSize: settings.batchSize,
           now,
         }),
+    }),
+    startPollLoop({
+      name: 'idempotency purge',
+      intervalMs: settings.idempotencyPurgeIntervalMs,
+      logger,
+      round: () => purgeExpiredIdempotencyKeys({ ledger, logger, limit: settings.idempotencyPurgeLimit }),
     }),
   ];
 

@@ -27,6 +27,10 @@ export interface WorkerSettings {
   readonly pollIntervalMs?: number;
   /** How often provider results are asked for (default 100, so results are applied within 100 ms). */
   readonly resultPollIntervalMs?: number;
+  /** How often idempotency keys past their 24-hour window are deleted (default 300000, 5 minutes). */
+  readonly idempotencyPurgeIntervalMs?: number;
+  /** Expired idempotency keys deleted per purge round (default 10000); a full round goes again at once. */
+  readonly idempotencyPurgeLimit?: number;
   /** Callback attempts in flight per worker (default 128). */
   readonly deliveryConcurrency?: number;
   /** Callback attempts in flight per endpoint and worker (default 16). */
@@ -46,6 +50,8 @@ export interface ResolvedWorkerSettings {
   readonly workerId: string;
   readonly pollIntervalMs: number;
   readonly resultPollIntervalMs: number;
+  readonly idempotencyPurgeIntervalMs: number;
+  readonly idempotencyPurgeLimit: number;
   readonly deliveryConcurrency: number;
   readonly perEndpointConcurrency: number;
   readonly deliveryTimeoutMs: number;
@@ -107,6 +113,11 @@ export function resolveWorkerSettings(settings: WorkerSettings): ResolvedWorkerS
     workerId: settings.workerId ?? defaultWorkerId(),
     pollIntervalMs: positiveInteger('pollIntervalMs', settings.pollIntervalMs ?? 1_000),
     resultPollIntervalMs: positiveInteger('resultPollIntervalMs', settings.resultPollIntervalMs ?? 100),
+    idempotencyPurgeIntervalMs: positiveInteger(
+      'idempotencyPurgeIntervalMs',
+      settings.idempotencyPurgeIntervalMs ?? 300_000,
+    ),
+    idempotencyPurgeLimit: positiveInteger('idempotencyPurgeLimit', settings.idempotencyPurgeLimit ?? 10_000),
     deliveryConcurrency: positiveInteger('deliveryConcurrency', settings.deliveryConcurrency ?? 128),
     perEndpointConcurrency: positiveInteger('perEndpointConcurrency', settings.perEndpointConcurrency ?? 16),
     deliveryTimeoutMs,
