@@ -8,6 +8,7 @@ export {
   successMessages,
   type CancellableOperation,
   type FailureCode,
+  type FixedMessageCode,
   type StatusCode,
   type StatusCodeEntry,
   type StatusType,
