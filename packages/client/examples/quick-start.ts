@@ -3,7 +3,7 @@ import { createClient, InvalidParametersError, TopupTransportError } from '@topu
 const token = process.env.TOPUP_TOKEN;
 if (token === undefined) throw new Error('Set TOPUP_TOKEN to your API token (tk_test_… or tk_live_…).');
 
-const topup = createClient({ baseUrl: process.env.TOPUP_URL ?? 'http://localhost:3000', token });
+const topup = createClient({ baseUrl: process.env.TOPUP_URL ?? 'http://127.0.0.1:8080', token });
 
 const { channels } = await topup.getBalance();
 for (const channel of channels) console.log(`${channel.type}: ${channel.currency} ${channel.balance}`);

@@ -2,10 +2,16 @@
 // and from the envelope's data model on the way out, sharing one set of checked settings.
 
 import type {
+  AddedCallbackEndpointData,
   AgentFloatData,
   AirtimeData,
   BalanceData,
+  CallbackDeliveriesData,
+  CallbackEndpointsData,
+  RemovedCallbackEndpointData,
   RequestFields,
+  ResentCallbackData,
+  RotatedCallbackSecretData,
   TransactionData,
 } from '@topup/envelope';
 import type {
@@ -25,16 +31,7 @@ import type { ApiFunction } from './api-functions.js';
 import { callApi } from './call-api.js';
 import { callTimeoutMs, idempotencyKeyOf, resolveClientSettings } from './client-options.js';
 import type { CallOptions, ClientOptions, OperationOptions } from './client-options.js';
-import type {
-  AddedCallbackEndpointData,
-  CallbackDeliveriesData,
-  CallbackEndpointsData,
-  OperationResult,
-  RemovedCallbackEndpointData,
-  ResentCallbackData,
-  RotatedCallbackSecretData,
-  TopupResult,
-} from './results.js';
+import type { OperationResult, TopupResult } from './results.js';
 
 /**
  * A Topup API client. Every method resolves with the success data and rejects with a `TopupApiError`

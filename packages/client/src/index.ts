@@ -3,17 +3,16 @@
 
 export { createClient, type TopupClient } from './create-client.js';
 export type { CallOptions, ClientOptions, OperationOptions, RetryOptions } from './client-options.js';
+export type { OperationResult, ResponseDetails, TopupResult } from './results.js';
+// The data of the callback functions' results, re-exported so existing imports from the client keep working.
 export type {
   AddedCallbackEndpointData,
   CallbackDeliveriesData,
   CallbackEndpointsData,
-  OperationResult,
   RemovedCallbackEndpointData,
   ResentCallbackData,
-  ResponseDetails,
   RotatedCallbackSecretData,
-  TopupResult,
-} from './results.js';
+} from '@topup/envelope';
 export {
   GatewayError,
   InsufficientBalanceError,

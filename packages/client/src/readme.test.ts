@@ -2,6 +2,7 @@
 // is exactly that file, then runs the files, so the text a reader copies is code that compiles and works.
 
 import { readFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { encodeJson, success } from '@topup/envelope';
 import { openStore } from '@topup/ledger';
@@ -9,6 +10,8 @@ import { generateSecret, signCallback } from '@topup/signing';
 import { startTestService } from '@topup/server/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { callbackReceiver } from '../examples/callback-receiver.js';
+import { expressCallbackApp } from '../examples/express-receiver.js';
+import { koaCallbackApp } from '../examples/koa-receiver.js';
 import type { CallbackEvent } from './parse-callback.js';
 import { airtimeData } from './testing/sample-data.js';
 
@@ -30,6 +33,8 @@ describe('README', () => {
     const examples = await readmeExamples();
     expect([...examples.keys()].sort()).toStrictEqual([
       'examples/callback-receiver.ts',
+      'examples/express-receiver.ts',
+      'examples/koa-receiver.ts',
       'examples/quick-start.ts',
     ]);
     for (const [path, shown] of examples) {
@@ -58,38 +63,80 @@ describe('README', () => {
     }
   });
 
-  it('runs the node:http callback receiver: a signed callback is taken, a forged one refused', async () => {
-    const secret = generateSecret();
-    const events: CallbackEvent[] = [];
-    const receiver = callbackReceiver([secret], (event) => {
-      events.push(event);
-      return Promise.resolve();
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
-    try {
-      const body = encodeJson(success('Airtime delivered', airtimeData('TXREADME01')));
-      const timestamp = Math.floor(Date.now() / 1000);
-      const signed = signCallback({ secrets: [secret], id: 'cb_readme', timestamp, body });
-      const taken = await fetch(url, { method: 'POST', headers: { ...signed, Accept: 'text/xml' }, body });
-      expect(taken.status).toBe(200);
-      expect(taken.headers.get('content-type')).toBe('text/xml; charset=utf-8');
-      expect(await taken.text()).toContain('<message>Callback processed</message>');
-      expect(events.map((event) => [event.kind, event.id, event.transaction.reference])).toStrictEqual([
-        ['completed', 'cb_readme', 'TXREADME01'],
-      ]);
+  type StartReceiver = (
+    secrets: readonly string[],
+    onEvent: (event: CallbackEvent) => Promise<void>,
+  ) => Promise<Server>;
 
-      const forged = signCallback({ secrets: [generateSecret()], id: 'cb_forged', timestamp, body });
-      const refused = await fetch(url, { method: 'POST', headers: forged, body });
-      expect(refused.status).toBe(400);
-      expect(events).toHaveLength(1);
-    } finally {
-      receiver.closeAllConnections();
-      await new Promise<void>((resolve) => {
-        receiver.close(() => {
-          resolve();
-        });
+  const receivers: [string, StartReceiver][] = [
+    [
+      'node:http',
+      async (secrets, onEvent) => {
+        const server = callbackReceiver(secrets, onEvent);
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        return server;
+      },
+    ],
+    [
+      'Koa',
+      async (secrets, onEvent) => {
+        const server = koaCallbackApp(secrets, onEvent).listen(0, '127.0.0.1');
+        await new Promise<void>((resolve) => server.once('listening', resolve));
+        return server;
+      },
+    ],
+    [
+      'Express',
+      async (secrets, onEvent) => {
+        const server = expressCallbackApp(secrets, onEvent).listen(0, '127.0.0.1');
+        await new Promise<void>((resolve) => server.once('listening', resolve));
+        return server;
+      },
+    ],
+  ];
+
+  it.each(receivers)(
+    'runs the %s callback receiver: a signed callback is taken, a forged one refused',
+    async (_name, start) => {
+      const secret = generateSecret();
+      const events: CallbackEvent[] = [];
+      const receiver = await start([secret], (event) => {
+        events.push(event);
+        return Promise.resolve();
       });
-    }
-  });
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/topup/callbacks`;
+      try {
+        const body = encodeJson(success('Airtime delivered', airtimeData('TXREADME01')));
+        const timestamp = Math.floor(Date.now() / 1000);
+        const signed = signCallback({ secrets: [secret], id: 'cb_readme', timestamp, body });
+        const taken = await fetch(url, {
+          method: 'POST',
+          headers: { ...signed, 'Content-Type': 'application/json', Accept: 'text/xml' },
+          body,
+        });
+        expect(taken.status).toBe(200);
+        expect(taken.headers.get('content-type')).toBe('text/xml; charset=utf-8');
+        expect(await taken.text()).toContain('<message>Callback processed</message>');
+        expect(events.map((event) => [event.kind, event.id, event.transaction.reference])).toStrictEqual([
+          ['completed', 'cb_readme', 'TXREADME01'],
+        ]);
+
+        const forged = signCallback({ secrets: [generateSecret()], id: 'cb_forged', timestamp, body });
+        const refused = await fetch(url, {
+          method: 'POST',
+          headers: { ...forged, 'Content-Type': 'application/json' },
+          body,
+        });
+        expect(refused.status).toBe(400);
+        expect(events).toHaveLength(1);
+      } finally {
+        receiver.closeAllConnections();
+        await new Promise<void>((resolve) => {
+          receiver.close(() => {
+            resolve();
+          });
+        });
+      }
+    },
+  );
 });

@@ -77,7 +77,10 @@ describe('retries', () => {
     ['7000', 402],
     ['8000', 409],
   ])('never retries a %s (HTTP %d)', async (code, status) => {
-    const service = await serve(envelopeReply(failure(code, ['no']), { status }), airtimeSuccess);
+    const service = await serve(
+      envelopeReply(failure(code, ['no'], { operation: 'send_agent_float' }), { status }),
+      airtimeSuccess,
+    );
     const error = await rejectionOf(
       createClient({ baseUrl: service.url, token, retries: quickRetries }).sendAgentFloat({
         mobile: '254712345678',

@@ -53,7 +53,20 @@ export type AttemptOutcome = SuccessOutcome | FailureOutcome | TransportOutcome;
 
 /** Sends one request and reports how it ended; rethrows the reason when the caller's signal aborts. */
 export async function sendAttempt(request: AttemptRequest): Promise<AttemptOutcome> {
-  const timeout = AbortSignal.timeout(request.timeoutMs);
+  // A timer of our own rather than AbortSignal.timeout: it is cleared as soon as the attempt ends, and
+  // it runs on the global timers, which tests can fake to check the 30 s default without waiting.
+  const timeout = new AbortController();
+  const timer = setTimeout(() => {
+    timeout.abort(new DOMException(`The attempt took longer than ${request.timeoutMs} ms.`, 'TimeoutError'));
+  }, request.timeoutMs);
+  try {
+    return await exchange(request, timeout.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function exchange(request: AttemptRequest, timeout: AbortSignal): Promise<AttemptOutcome> {
   const signal = request.signal === undefined ? timeout : AbortSignal.any([request.signal, timeout]);
   const failed = (error: unknown, connecting: boolean): TransportOutcome => {
     if (request.signal?.aborted === true) throw request.signal.reason;

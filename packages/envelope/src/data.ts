@@ -410,3 +410,112 @@ export interface CallbackDeliveryView {
   last_error: string;
   attempts: CallbackAttemptView[];
 }
+
+/**
+ * The `data` of a successful `add_callback_endpoint`: the new endpoint with its signing secret, which no
+ * other answer shows.
+ *
+ * @example
+ * ```ts
+ * import { success, successMessages, type AddedCallbackEndpointData } from '@topup/envelope';
+ *
+ * const data: AddedCallbackEndpointData = {
+ *   endpoint: {
+ *     id: 'ep_4KX2',
+ *     url: 'https://caller.example/callbacks',
+ *     format: 'json',
+ *     description: 'production',
+ *     enabled: 'true',
+ *     created: '2025-11-21 14:05:09',
+ *     secret: 'whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=',
+ *   },
+ * };
+ * success(successMessages.callbackEndpointAdded, data);
+ * ```
+ */
+export interface AddedCallbackEndpointData {
+  endpoint: CallbackEndpointView & { secret: string };
+}
+
+/**
+ * The `data` of a successful `list_callback_endpoints`: the account's endpoints, without secrets.
+ *
+ * @example
+ * ```ts
+ * import { success, successMessages, type CallbackEndpointsData } from '@topup/envelope';
+ *
+ * const data: CallbackEndpointsData = { endpoints: [] };
+ * success(successMessages.callbackEndpointsFound, data).data; // { errors: [], endpoints: [] }
+ * ```
+ */
+export interface CallbackEndpointsData {
+  endpoints: CallbackEndpointView[];
+}
+
+/**
+ * The `data` of a successful `remove_callback_endpoint`: the id of the endpoint removed.
+ *
+ * @example
+ * ```ts
+ * import { success, successMessages, type RemovedCallbackEndpointData } from '@topup/envelope';
+ *
+ * const data: RemovedCallbackEndpointData = { endpoint: { id: 'ep_4KX2' } };
+ * success(successMessages.callbackEndpointRemoved, data);
+ * ```
+ */
+export interface RemovedCallbackEndpointData {
+  endpoint: { id: string };
+}
+
+/**
+ * The `data` of a successful `rotate_callback_secret`: the new secret, and for how many seconds (a digit
+ * string) the previous one stays valid.
+ *
+ * @example
+ * ```ts
+ * import { success, successMessages, type RotatedCallbackSecretData } from '@topup/envelope';
+ *
+ * const data: RotatedCallbackSecretData = {
+ *   endpoint: {
+ *     id: 'ep_4KX2',
+ *     secret: 'whsec_//79/Pv6+fj39vX08/Lx8O/u7ezr6uno5+bl5OPi4eA=',
+ *     previous_secret_valid_for: '86400',
+ *   },
+ * };
+ * success(successMessages.callbackSecretRotated, data);
+ * ```
+ */
+export interface RotatedCallbackSecretData {
+  endpoint: { id: string; secret: string; previous_secret_valid_for: string };
+}
+
+/**
+ * The `data` of a successful `resend_callback`: the transaction and how many deliveries were queued (a
+ * digit string).
+ *
+ * @example
+ * ```ts
+ * import { success, successMessages, type ResentCallbackData } from '@topup/envelope';
+ *
+ * const data: ResentCallbackData = { resend: { reference: 'TXA3P8L1ZD', queued: '2' } };
+ * success(successMessages.callbackResent, data);
+ * ```
+ */
+export interface ResentCallbackData {
+  resend: { reference: string; queued: string };
+}
+
+/**
+ * The `data` of a successful `list_callback_deliveries`: deliveries, each with every attempt.
+ *
+ * @example
+ * ```ts
+ * import { success, successMessages, type CallbackDeliveriesData } from '@topup/envelope';
+ *
+ * const data: CallbackDeliveriesData = { deliveries: [] };
+ * success(successMessages.callbackDeliveriesFound, data).data; // { errors: [], deliveries: [] }
+ * ```
+ */
+export interface CallbackDeliveriesData {
+  deliveries: CallbackDeliveryView[];
+}

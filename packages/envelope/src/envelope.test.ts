@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { callbackResponse, cancellationCallback, failure, success } from './envelope.js';
-import type { FailureCode } from './status-codes.js';
+import type { FailureCode, FixedMessageCode } from './status-codes.js';
 
 describe('success', () => {
   it('writes SUCCESS/0000 with the message given', () => {
@@ -44,7 +44,7 @@ describe('failure', () => {
     expect(envelope.data.errors).toStrictEqual(['first']);
   });
 
-  it.each<[FailureCode, string]>([
+  it.each<[FixedMessageCode, string]>([
     ['1000', 'Invalid API Request'],
     ['2000', 'Invalid Request Method'],
     ['3000', 'Missing or Invalid Parameters'],
@@ -67,8 +67,14 @@ describe('failure', () => {
     expect(failure('8000', [], { operation: 'buy_airtime' }).status.message).toBe('Purchase Cancelled');
   });
 
-  it('falls back to the agent float message for an 8000 without an operation', () => {
-    expect(failure('8000').status.message).toBe('Agent Float Cancelled');
+  it('refuses an 8000 without an operation, whose message depends on it', () => {
+    // @ts-expect-error -- the types demand the operation for 8000
+    expect(() => failure('8000')).toThrow(/Expected an operation .* with status code 8000/);
+  });
+
+  it('refuses an 8000 known only at run time when the options carry no operation', () => {
+    const code = '8000' as FailureCode;
+    expect(() => failure(code, [], {})).toThrow(TypeError);
   });
 });
 

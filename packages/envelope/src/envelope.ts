@@ -8,6 +8,7 @@ import {
   successMessages,
   type CancellableOperation,
   type FailureCode,
+  type FixedMessageCode,
   type StatusCode,
   type StatusType,
 } from './status-codes.js';
@@ -181,7 +182,7 @@ export type WireMessage = Envelope | CallbackResponse;
  * ```
  */
 export interface FailureOptions {
-  /** Selects the `8000` message: `Agent Float Cancelled` or `Purchase Cancelled`. */
+  /** Selects the `8000` message: `Agent Float Cancelled` or `Purchase Cancelled`; required for `8000`. */
   operation?: CancellableOperation;
 }
 
@@ -209,7 +210,9 @@ export function success<D extends object>(message: string, data: D): SuccessEnve
 }
 
 /**
- * A `FAIL` envelope with the code's message; `data` holds only a copy of `errors`.
+ * A `FAIL` envelope with the code's message; `data` holds only a copy of `errors`. `8000` has one
+ * message per operation, so it needs `options.operation`: the types demand it for a literal `'8000'`, and
+ * a code only known at run time throws without one.
  *
  * @example
  * ```ts
@@ -219,6 +222,22 @@ export function success<D extends object>(message: string, data: D): SuccessEnve
  * failure('8000', [], { operation: 'buy_airtime' }).status.message; // 'Purchase Cancelled'
  * ```
  */
+export function failure(
+  code: '8000',
+  errors: readonly string[],
+  options: FailureOptions & { operation: CancellableOperation },
+): FailureEnvelope;
+export function failure(
+  code: FixedMessageCode,
+  errors?: readonly string[],
+  options?: FailureOptions,
+): FailureEnvelope;
+/** A code known only at run time: the options are required, with the operation when it may be `8000`. */
+export function failure(
+  code: FailureCode,
+  errors: readonly string[],
+  options: FailureOptions,
+): FailureEnvelope;
 export function failure(
   code: FailureCode,
   errors: readonly string[] = [],

@@ -51,8 +51,11 @@ describe('requestFormat', () => {
     ['text/plain', undefined],
     ['application/x-www-form-urlencoded', undefined],
     ['multipart/form-data; boundary=x', undefined],
-    ['*/*', undefined],
-    ['application/*', undefined],
+    ['*/*', 'json'],
+    ['*/*; charset=utf-8', 'json'],
+    ['application/*', 'json'],
+    ['*/*; charset=iso-8859-1', undefined],
+    ['text/*', undefined],
     ['json', undefined],
   ])('reads a body with Content-Type %j as %s', (contentType, format) => {
     expect(requestFormat(contentType)).toBe(format);

@@ -69,10 +69,14 @@ export function responseFormat(accept: string | undefined): WireFormat {
   return best?.format ?? 'json';
 }
 
+// Content types that say nothing about the body: like a missing header, they mean JSON, the spec's
+// default. `text/*` is not among them: it rules JSON out without naming XML, so it is refused.
+const unspecificMediaTypes: readonly string[] = ['*/*', 'application/*'];
+
 /**
- * The format of a request body for its `Content-Type` header: missing or empty means JSON; undefined
- * means an unsupported media type (the server answers `1000`). A `charset` other than UTF-8 is
- * unsupported too, since bodies are read as UTF-8.
+ * The format of a request body for its `Content-Type` header: missing, empty, the full wildcard or
+ * `application/*` means JSON; undefined means an unsupported media type (the server answers `1000`).
+ * A `charset` other than UTF-8 is unsupported too, since bodies are read as UTF-8.
  *
  * @example
  * ```ts
@@ -80,6 +84,7 @@ export function responseFormat(accept: string | undefined): WireFormat {
  *
  * requestFormat('application/xml; charset=utf-8'); // 'xml'
  * requestFormat(undefined); // 'json'
+ * requestFormat('application/*'); // 'json'
  * requestFormat('text/plain'); // undefined
  * ```
  */
@@ -90,6 +95,7 @@ export function requestFormat(contentType: string | undefined): WireFormat | und
     const [name, value = ''] = parameter.split('=').map((part) => part.trim());
     if (name === 'charset' && !['utf-8', 'utf8', '"utf-8"'].includes(value)) return undefined;
   }
+  if (unspecificMediaTypes.includes(mediaType)) return 'json';
   return formatsInPreference.find((format) => mediaTypesOf[format].includes(mediaType));
 }
 

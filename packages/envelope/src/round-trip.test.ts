@@ -82,7 +82,7 @@ function envelopes(text: fc.Arbitrary<string>): fc.Arbitrary<Envelope> {
   const failures = fc
     .tuple(fc.constantFrom(...failureCodes), fc.array(text, { maxLength: 5 }), text)
     .map(([code, errors, message]): Envelope => ({
-      ...failure(code, errors),
+      ...failure(code, errors, { operation: 'send_agent_float' }),
       status: { type: 'FAIL', code, message },
     }));
   return fc.oneof(successes, failures);

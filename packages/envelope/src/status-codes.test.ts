@@ -28,6 +28,13 @@ describe('the status-code table', () => {
     expect(failureMessage('8000', 'buy_airtime')).toBe('Purchase Cancelled');
   });
 
+  it('refuses to pick an 8000 message without the operation', () => {
+    const code = '8000' as FailureCode;
+    expect(() => failureMessage(code, undefined)).toThrow(
+      'Expected an operation (send_agent_float or buy_airtime) with status code 8000',
+    );
+  });
+
   it('keeps the operation out of every other code’s message', () => {
     expect(failureMessage('7000', 'buy_airtime')).toBe('Insufficient Balance');
   });

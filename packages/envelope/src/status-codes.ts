@@ -95,6 +95,7 @@ export const statusCodes: Readonly<Record<FailureCode, StatusCodeEntry>> = {
   '5000': { code: '5000', type: 'FAIL', message: 'Request Not Allowed', httpStatus: 403 },
   '6000': { code: '6000', type: 'FAIL', message: 'Invalid Account', httpStatus: 403 },
   '7000': { code: '7000', type: 'FAIL', message: 'Insufficient Balance', httpStatus: 402 },
+  // The float wording; `failureMessage('8000', operation)` gives each operation's own.
   '8000': { code: '8000', type: 'FAIL', message: 'Agent Float Cancelled', httpStatus: 409 },
   '9000': { code: '9000', type: 'FAIL', message: 'Gateway Error', httpStatus: 502 },
 };
@@ -125,20 +126,44 @@ const cancelledMessages: Readonly<Record<CancellableOperation, string>> = {
 };
 
 /**
- * The message of a failure code; `8000` depends on the operation (float by default).
+ * A failure code whose message is the same for every operation: every code but `8000`.
+ *
+ * @example
+ * ```ts
+ * import { failureMessage, type FixedMessageCode } from '@topup/envelope';
+ *
+ * const code: FixedMessageCode = '9000';
+ * failureMessage(code); // 'Gateway Error'
+ * ```
+ */
+export type FixedMessageCode = Exclude<FailureCode, '8000'>;
+
+/**
+ * The message of a failure code. `8000` has one message per operation, so it needs the operation: the
+ * types demand it for a literal `'8000'`, and a code only known at run time throws without one.
  *
  * @example
  * ```ts
  * import { failureMessage } from '@topup/envelope';
  *
  * failureMessage('7000'); // 'Insufficient Balance'
- * failureMessage('8000'); // 'Agent Float Cancelled'
+ * failureMessage('8000', 'send_agent_float'); // 'Agent Float Cancelled'
  * failureMessage('8000', 'buy_airtime'); // 'Purchase Cancelled'
  * ```
  */
+export function failureMessage(code: '8000', operation: CancellableOperation): string;
+export function failureMessage(code: FixedMessageCode, operation?: CancellableOperation): string;
+/** A code known only at run time: pass the operation, or `undefined` when it is not `8000`. */
+export function failureMessage(code: FailureCode, operation: CancellableOperation | undefined): string;
 export function failureMessage(code: FailureCode, operation?: CancellableOperation): string {
-  if (code === '8000' && operation !== undefined) return cancelledMessages[operation];
-  return statusCodes[code].message;
+  if (code !== '8000') return statusCodes[code].message;
+  if (operation === undefined) {
+    throw new TypeError(
+      'Expected an operation (send_agent_float or buy_airtime) with status code 8000, whose message ' +
+        'depends on it; received none.',
+    );
+  }
+  return cancelledMessages[operation];
 }
 
 /**

@@ -281,6 +281,20 @@ describe('parseSendAgentFloat with several problems', () => {
     });
   });
 
+  // The errors of @topup/envelope's `invalid-parameters` golden fixture: the list must be one this
+  // validator really produces, required and invalid mixed, in the spec's field order.
+  it('answers a MoneyNetA request without mobile and with a bad amount with the golden 3000 list', () => {
+    expect(parseSendAgentFloat({ network: 'MoneyNetA', amount: 'x' })).toEqual({
+      ok: false,
+      errors: [
+        "'mobile is required.'",
+        "'agent_number is required.'",
+        "'store_number is required.'",
+        "'amount is invalid'",
+      ],
+    });
+  });
+
   it('merges field problems with the rules between fields', () => {
     expect(parseSendAgentFloat({ amount: 'ten', email: 'x', mobile: '0712345678' })).toEqual({
       ok: false,

@@ -31,7 +31,7 @@ export function envelopeErrors(): Middleware<ApiState> {
       } catch (encodingError) {
         // Whatever a problem says, the caller still gets an envelope, never Koa's bare 500.
         ctx.state.log.error({ err: encodingError }, 'a failure could not be encoded');
-        reply = encodeReply(failure(apiFailure.code), 'json', apiFailure.httpStatus);
+        reply = encodeReply({ ...envelope, data: { errors: [] } }, 'json', apiFailure.httpStatus);
       }
       sendReply(ctx, reply, apiFailure.headers);
     }

@@ -25,7 +25,7 @@ const successTexts = new Set<string>(Object.values(successMessages));
 function messagesOf(code: string): readonly string[] {
   if (code === '8000')
     return [failureMessage('8000', 'send_agent_float'), failureMessage('8000', 'buy_airtime')];
-  return [failureMessage(code as FailureCode)];
+  return [failureMessage(code as Exclude<FailureCode, '8000'>)];
 }
 
 function decode(answer: RawAnswer): Envelope | string {
