@@ -1,7 +1,8 @@
 // The report of a run: the table (each case as a ratio to the baseline) and the target checks, as text for
 // the terminal and as Markdown for docs/benchmarks.md, plus the JSON kept in bench/results.
 
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { writeFormattedFile } from './formatted-file.js';
 import type { CaseResult } from './case-result.js';
 import type { Machine } from './machine.js';
 import type { TargetCheck } from './targets.js';
@@ -88,7 +89,7 @@ export async function updateMarkdown(file: URL, report: BenchReport): Promise<vo
     throw new Error(`Expected ${file.pathname} to hold ${startMarker} … ${endMarker}, found none.`);
   }
   const updated = `${text.slice(0, start + startMarker.length)}\n${markdownReport(report)}\n${text.slice(end)}`;
-  await writeFile(file, updated);
+  await writeFormattedFile(file, updated);
 }
 
 /**
@@ -100,6 +101,6 @@ export async function writeJsonReport(folder: URL, report: BenchReport): Promise
   const text = `${JSON.stringify(report, null, 2)}\n`;
   const stamp = report.startedAt.replaceAll(':', '-').replace(/\.\d+Z$/, 'Z');
   const files = [new URL('latest.json', folder), new URL(`${stamp}.json`, folder)];
-  for (const file of files) await writeFile(file, text);
+  for (const file of files) await writeFormattedFile(file, text);
   return files;
 }

@@ -7,9 +7,10 @@
 // 10 % or more from minute 1 to the last minute. A run of the default length also writes
 // bench/results/soak-latest.json.
 
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import pg from 'pg';
 import { createBenchCaller } from './bench-caller.js';
+import { writeFormattedFile } from './formatted-file.js';
 import { airtimeRequest, floatRequest } from './bench-requests.js';
 import { postgresBenchStore } from './bench-store.js';
 import { startBenchCallbackReceiver } from './callback-receiver.js';
@@ -180,7 +181,7 @@ async function main(): Promise<void> {
         const folder = new URL('../results/', import.meta.url);
         await mkdir(folder, { recursive: true });
         const report = { startedAt, command: 'pnpm soak', machine, options, rate, minutes, checks };
-        await writeFile(new URL('soak-latest.json', folder), `${JSON.stringify(report, null, 2)}\n`);
+        await writeFormattedFile(new URL('soak-latest.json', folder), JSON.stringify(report, null, 2));
         process.stdout.write('\nWrote bench/results/soak-latest.json.\n');
       }
       if (checks.some((check) => !check.met)) process.exitCode = 1;
