@@ -10,7 +10,12 @@ import { runCli, startService } from './testing/child-process.js';
 import { eventually } from './testing/eventually.js';
 import { postgresTestUrl, runSql } from './testing/postgres-schema.js';
 
-const allMigrations = ['0001_ledger', '0002_provider_simulator_jobs', '0003_callback_schedule_restart'];
+const allMigrations = [
+  '0001_ledger',
+  '0002_provider_simulator_jobs',
+  '0003_callback_schedule_restart',
+  '0004_queue_indexes',
+];
 
 describe('the operator CLI and `pnpm start` as real processes', () => {
   let dataDir: string;
