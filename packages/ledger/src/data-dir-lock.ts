@@ -9,7 +9,21 @@ import { join } from 'node:path';
 /** The lock file's name inside the data folder. */
 export const lockFileName = 'topup.lock';
 
-/** Raised when another running process holds the data folder. */
+/**
+ * Raised when another running process holds the data folder.
+ *
+ * @example
+ * ```ts
+ * import { DataDirLockedError, openStore } from '@topup/ledger';
+ *
+ * try {
+ *   await openStore({ dataDir: './.topup' });
+ * } catch (error) {
+ *   if (error instanceof DataDirLockedError) console.error(error.message); // stop the server, or use DATABASE_URL
+ *   else throw error;
+ * }
+ * ```
+ */
 export class DataDirLockedError extends Error {
   readonly code = 'DATA_DIR_LOCKED';
 
