@@ -1,6 +1,7 @@
 // The caller's contacts, by mobile: names and e-mail addresses given in requests are remembered, and
 // fill the blanks of later requests to the same number. A blank field never erases a stored one.
 
+import type { SqlStatement } from './sql-statement.js';
 import type { Queryable } from './store.js';
 
 /**
@@ -98,14 +99,14 @@ export async function readContacts(
 }
 
 /**
- * Upserts contacts with one statement. Updates of the same contact are merged first (a later non-blank
- * value wins), and rows go in sorted order so concurrent batches never wait on each other crosswise.
+ * The upsert of contacts as one statement; none when no update carries a name or an e-mail. Updates of
+ * the same contact are merged first (a later non-blank value wins), and rows go in sorted order so
+ * concurrent batches never wait on each other crosswise.
  */
-export async function upsertContacts(
-  tx: Queryable,
+export function contactUpsertStatement(
   updates: readonly ContactUpdate[],
   now: Date,
-): Promise<void> {
+): SqlStatement | undefined {
   const merged = new Map<string, ContactUpdate>();
   for (const update of updates) {
     if (update.name === '' && update.email === '') continue;
@@ -117,10 +118,10 @@ export async function upsertContacts(
       email: update.email === '' ? (earlier?.email ?? '') : update.email,
     });
   }
-  if (merged.size === 0) return;
+  if (merged.size === 0) return undefined;
   const rows = [...merged.values()];
-  await tx.query(
-    `INSERT INTO contacts AS c (account_id, mobile, name, email, created_at, updated_at)
+  return {
+    text: `INSERT INTO contacts AS c (account_id, mobile, name, email, created_at, updated_at)
      SELECT a, m, n, e, $5::timestamptz, $5::timestamptz
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u (a, m, n, e)
      ORDER BY a, m
@@ -129,12 +130,12 @@ export async function upsertContacts(
        email = CASE WHEN EXCLUDED.email = '' THEN c.email ELSE EXCLUDED.email END,
        updated_at = EXCLUDED.updated_at
      WHERE (EXCLUDED.name <> '' AND EXCLUDED.name <> c.name) OR (EXCLUDED.email <> '' AND EXCLUDED.email <> c.email)`,
-    [
+    values: [
       rows.map((r) => r.accountId),
       rows.map((r) => r.mobile),
       rows.map((r) => r.name),
       rows.map((r) => r.email),
       now.toISOString(),
     ],
-  );
+  };
 }

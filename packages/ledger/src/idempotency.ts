@@ -3,6 +3,7 @@
 // processes racing on one key create one transaction; the loser reads the winner's row. Keys past the
 // window are deleted by a periodic purge.
 
+import type { SqlStatement } from './sql-statement.js';
 import type { Queryable } from './store.js';
 import type { RequestOutcome, StoredResponse } from './outcomes.js';
 
@@ -107,16 +108,15 @@ export async function claimKeys(tx: Queryable, claims: readonly KeyClaim[], now:
 }
 
 /** Removes claims whose request was refused (insufficient balance), so that nothing is written. */
-export async function releaseKeys(
-  tx: Queryable,
+export function keyReleaseStatement(
   pairs: readonly { accountId: string; key: string }[],
-): Promise<void> {
-  if (pairs.length === 0) return;
-  await tx.query(
-    `DELETE FROM idempotency_keys
+): SqlStatement | undefined {
+  if (pairs.length === 0) return undefined;
+  return {
+    text: `DELETE FROM idempotency_keys
      WHERE (account_id, key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
-    [pairs.map((p) => p.accountId), pairs.map((p) => p.key)],
-  );
+    values: [pairs.map((p) => p.accountId), pairs.map((p) => p.key)],
+  };
 }
 
 function storedResponseOf(row: HeldKey): StoredResponse | undefined {

@@ -4,6 +4,7 @@
 // system accounts seeded by the first migration.
 
 import type { Carrier, MoneyNetwork } from '@topup/envelope';
+import type { SqlStatement } from './sql-statement.js';
 import type { Queryable } from './store.js';
 
 /**
@@ -168,12 +169,9 @@ export function zeroDelta(): BalanceDelta {
   return { debitsPosted: 0n, creditsPosted: 0n, debitsPending: 0n, creditsPending: 0n };
 }
 
-/** Applies every account's delta in one UPDATE: each account row is written once. */
-export async function updateBalances(
-  tx: Queryable,
-  deltas: ReadonlyMap<bigint, BalanceDelta>,
-): Promise<void> {
-  if (deltas.size === 0) return;
+/** Every account's delta as one UPDATE, so each account row is written once; none for no deltas. */
+export function balanceUpdateStatement(deltas: ReadonlyMap<bigint, BalanceDelta>): SqlStatement | undefined {
+  if (deltas.size === 0) return undefined;
   const ids: string[] = [];
   const debitsPosted: string[] = [];
   const creditsPosted: string[] = [];
@@ -186,8 +184,8 @@ export async function updateBalances(
     debitsPending.push(delta.debitsPending.toString());
     creditsPending.push(delta.creditsPending.toString());
   }
-  await tx.query(
-    `UPDATE ledger_accounts AS a SET
+  return {
+    text: `UPDATE ledger_accounts AS a SET
        debits_posted = a.debits_posted + d.debits_posted,
        credits_posted = a.credits_posted + d.credits_posted,
        debits_pending = a.debits_pending + d.debits_pending,
@@ -195,8 +193,8 @@ export async function updateBalances(
      FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[])
        AS d (id, debits_posted, credits_posted, debits_pending, credits_pending)
      WHERE a.id = d.id`,
-    [ids, debitsPosted, creditsPosted, debitsPending, creditsPending],
-  );
+    values: [ids, debitsPosted, creditsPosted, debitsPending, creditsPending],
+  };
 }
 
 /** The balance of a caller's channel; undefined for an unknown caller. */

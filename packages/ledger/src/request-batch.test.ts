@@ -46,7 +46,17 @@ function everyWriteBatch(ledger: Ledger, accountId: string, round: string): Prom
   ];
 }
 
-const isBalanceUpdate = (statement: WatchedStatement) => /^\s*UPDATE ledger_accounts\b/.test(statement.sql);
+/** The writes of a statement, its data-modifying CTEs included, as "INSERT INTO table" and the like. */
+function writesOf(statement: WatchedStatement): string[] {
+  const writes = statement.sql.matchAll(/(?<!DO )\b(INSERT INTO|UPDATE|DELETE FROM) (\w+)/g);
+  return [...writes].map((write) => `${write[1] ?? ''} ${write[2] ?? ''}`);
+}
+
+/** The ledger account ids a statement's balance UPDATE (alone or as a CTE) touches, if it has one. */
+function balanceUpdateIds(statement: WatchedStatement): string[] | undefined {
+  const update = /UPDATE ledger_accounts AS a SET[\s\S]*?unnest\(\$(\d+)::bigint\[\]/.exec(statement.sql);
+  return update === null ? undefined : (statement.params[Number(update[1]) - 1] as string[]);
+}
 
 describe.each(testStoreKinds())('group commit on %s', (kind) => {
   let test: TestStore;
@@ -162,8 +172,7 @@ describe.each(testStoreKinds())('group commit on %s', (kind) => {
     await counted.close();
     expect(healthy.map((outcome) => outcome.kind)).toEqual(['created', 'insufficient_balance', 'created']);
     expect(new Set(seen.map((statement) => statement.transaction))).toEqual(new Set([1]));
-    const writes = seen.map((statement) => /^\s*(INSERT INTO|UPDATE|DELETE FROM) (\w+)/.exec(statement.sql));
-    expect(writes.flatMap((write) => (write === null ? [] : [`${write[1]} ${write[2]}`])).sort()).toEqual([
+    expect(seen.flatMap(writesOf).sort()).toEqual([
       'DELETE FROM idempotency_keys',
       'INSERT INTO contacts',
       'INSERT INTO idempotency_keys',
@@ -225,10 +234,10 @@ describe.each(testStoreKinds())('group commit on %s', (kind) => {
       return [...counts.values()];
     };
     const balanceUpdates = () =>
-      seen.filter(isBalanceUpdate).map((statement) => ({
-        transaction: statement.transaction,
-        ids: [...(statement.params[0] as string[])].sort(),
-      }));
+      seen.flatMap((statement) => {
+        const ids = balanceUpdateIds(statement);
+        return ids === undefined ? [] : [{ transaction: statement.transaction, ids: [...ids].sort() }];
+      });
 
     const small = await Promise.all(
       [one, two].map((caller) => ledger.requestAgentFloat({ accountId: caller.id, request: floatRequest() })),

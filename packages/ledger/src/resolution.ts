@@ -9,12 +9,13 @@ import {
   availableOf,
   channelBalanceOf,
   lockLedgerAccounts,
+  balanceUpdateStatement,
   systemAccountIds,
-  updateBalances,
   type ChannelBalance,
   type ChannelName,
 } from './ledger-accounts.js';
 import type { ResolveOutcome } from './outcomes.js';
+import { runWithWrites } from './sql-statement.js';
 import type { Queryable } from './store.js';
 import {
   transactionColumns,
@@ -25,8 +26,8 @@ import {
 import {
   applyDelta,
   balanceDeltas,
-  insertTransfers,
   OverdraftError,
+  transferInsertStatement,
   type TransferInput,
 } from './transfers.js';
 
@@ -288,8 +289,10 @@ export async function resolveBatch(
       throw new Error(`Expected account ${record.accountId} to have a ${channelName} channel.`);
     announced.push({ record, channel: channelBalanceOf(channelName, channelAccount) });
   }
-  await insertTransfers(tx, allTransfers, now);
-  await updateBalances(tx, balanceDeltas(allTransfers));
+  await runWithWrites(tx, undefined, [
+    transferInsertStatement(allTransfers, now),
+    balanceUpdateStatement(balanceDeltas(allTransfers)),
+  ]);
   const callbacks = await enqueueCallbacks(tx, announced, now);
 
   const seen = new Set<string>();

@@ -6,10 +6,11 @@ import {
   type BalanceDelta,
   type LedgerAccountState,
   availableOf,
+  balanceUpdateStatement,
   lockLedgerAccounts,
-  updateBalances,
   zeroDelta,
 } from './ledger-accounts.js';
+import { runWithWrites, type SqlStatement } from './sql-statement.js';
 import type { Queryable } from './store.js';
 
 export type TransferKind = 'single' | 'pending' | 'post' | 'void';
@@ -81,19 +82,18 @@ export function applyDelta(account: LedgerAccountState, delta: BalanceDelta): Le
   };
 }
 
-/** Inserts transfers with one multi-row INSERT, whatever their number. */
-export async function insertTransfers(
-  tx: Queryable,
+/** One multi-row INSERT of the transfers, whatever their number; none for no transfers. */
+export function transferInsertStatement(
   transfers: readonly TransferInput[],
   createdAt: Date,
-): Promise<void> {
-  if (transfers.length === 0) return;
-  await tx.query(
-    `INSERT INTO transfers (debit_account_id, credit_account_id, amount, kind, purpose, pending_id, reference, created_at)
+): SqlStatement | undefined {
+  if (transfers.length === 0) return undefined;
+  return {
+    text: `INSERT INTO transfers (debit_account_id, credit_account_id, amount, kind, purpose, pending_id, reference, created_at)
      SELECT d, c, a, k, p, pid, r, $8::timestamptz
      FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::bigint[], $7::text[])
        AS t (d, c, a, k, p, pid, r)`,
-    [
+    values: [
       transfers.map((t) => t.debitAccountId.toString()),
       transfers.map((t) => t.creditAccountId.toString()),
       transfers.map((t) => t.amount.toString()),
@@ -103,7 +103,7 @@ export async function insertTransfers(
       transfers.map((t) => t.reference ?? null),
       createdAt.toISOString(),
     ],
-  );
+  };
 }
 
 /**
@@ -137,7 +137,9 @@ export async function applyTransfers(
     }
     updated.set(id, next);
   }
-  await insertTransfers(tx, transfers, createdAt);
-  await updateBalances(tx, deltas);
+  await runWithWrites(tx, undefined, [
+    transferInsertStatement(transfers, createdAt),
+    balanceUpdateStatement(deltas),
+  ]);
   return updated;
 }
