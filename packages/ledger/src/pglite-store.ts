@@ -17,6 +17,11 @@ export interface PgliteStoreOptions {
   loadDataDir?: Blob;
 }
 
+// PostgreSQL's default of 128 MB of shared buffers lives in the WebAssembly memory from the start and
+// is never given back; the embedded store serves one process whose data the operating system caches
+// anyway, and 32 MB cut the resident memory of a fresh process by about 100 MB in our measurements.
+const sharedBuffers = '32MB';
+
 const int8 = 20;
 const numeric = 1700;
 // `pg` hands out int8 and numeric as strings; PGlite is told to do the same, so the mapping code
@@ -47,6 +52,7 @@ export async function openPgliteStore(options: PgliteStoreOptions): Promise<Stor
     const { PGlite: EmbeddedPostgres } = await import('@electric-sql/pglite');
     db = await EmbeddedPostgres.create(options.dataDir, {
       parsers: { [int8]: keepAsText, [numeric]: keepAsText },
+      startParams: [...EmbeddedPostgres.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`],
       ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
     });
   } catch (error) {

@@ -102,6 +102,16 @@ describe('the embedded store in a data folder', () => {
     }
   });
 
+  it('runs with 32 MB of shared buffers rather than PostgreSQL’s 128 MB, which the process would hold for good', async () => {
+    const store = await openStore({ dataDir: join(folder, 'shared-buffers') });
+    try {
+      const { rows } = await store.query<{ shared_buffers: string }>('SHOW shared_buffers');
+      expect(rows).toEqual([{ shared_buffers: '32MB' }]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('creates its folder and keeps its data across a close and a reopen', async () => {
     const first = await openStore({ dataDir: join(folder, 'not', 'yet', 'made') });
     await first.query(
