@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { startScriptFlags } from './start-script-flags.js';
 
 /** The entry points the harness can start, as files of this repository. */
 export const entryPoints = {
@@ -27,6 +28,14 @@ export const entryPoints = {
 } as const;
 
 export type EntryPoint = keyof typeof entryPoints;
+
+/** The start script whose Node.js flags each entry point runs with; the baseline has none. */
+const startScripts: Readonly<Record<EntryPoint, string | undefined>> = {
+  service: 'start',
+  server: 'start:server',
+  worker: 'start:worker',
+  baseline: undefined,
+};
 
 export interface ServiceProcess {
   readonly entry: EntryPoint;
@@ -106,7 +115,9 @@ export async function startServiceProcess(
     options.cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`];
   const logFolder = await mkdtemp(join(tmpdir(), `topup-bench-${entry}-`));
   const logFile = openSync(join(logFolder, 'stdout.log'), 'a');
-  const child = spawn(process.execPath, [...profiling, '--import', tsxLoader, entryPoints[entry]], {
+  const script = startScripts[entry];
+  const flags = script === undefined ? [] : await startScriptFlags(script);
+  const child = spawn(process.execPath, [...flags, ...profiling, '--import', tsxLoader, entryPoints[entry]], {
     // A worker's /healthz and /metrics listener takes any free port, so runs side by side never collide.
     env: { ...process.env, ...env, PORT: String(port), WORKER_PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', logFile, 'pipe'],
