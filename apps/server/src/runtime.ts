@@ -24,6 +24,7 @@ import { createMemoryRateLimiter } from './rate-limit/memory-rate-limiter.js';
 import type { RateLimiter } from './rate-limit/rate-limiter.js';
 import { createRedisAuthenticationFailureLimiter } from './rate-limit/redis-authentication-failure-limiter.js';
 import { createRedisRateLimiter } from './rate-limit/redis-rate-limiter.js';
+import { submissionsWithinStoreDeadline } from './store-deadline.js';
 
 export interface Core {
   readonly config: Config;
@@ -73,7 +74,8 @@ export function assembleCore(config: Config, store: Store, parts: CoreParts): Co
     },
   });
   const provider =
-    parts.provider?.(store) ?? createSandboxSimulator(store, { delayMs: config.simulatorDelayMs });
+    parts.provider?.(store) ??
+    submissionsWithinStoreDeadline(createSandboxSimulator(store, { delayMs: config.simulatorDelayMs }));
   return {
     config,
     logger: parts.logger,
