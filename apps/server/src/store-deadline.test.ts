@@ -44,6 +44,26 @@ describe('the store deadline of a request', () => {
     expect(answers).toEqual(['balance', 'balance']);
   });
 
+  it('keeps counting a store call its caller stopped waiting for, until it ends', async () => {
+    const { ledger } = slowLedger(1_000);
+    const started = Date.now();
+    await runWithStoreDeadline(300, async () => {
+      // As a submission given up at the provider timeout: the caller moves on, the call holds the store.
+      const given = await Promise.race([ledger.balance('a', 'float'), sleep(100, 'given up')]);
+      expect(given).toBe('given up');
+      await expect(ledger.balance('a', 'float')).rejects.toBeInstanceOf(StoreDeadlineExceeded);
+    });
+    expect(Date.now() - started).toBeLessThan(400);
+  });
+
+  it('counts store calls that overlap once', async () => {
+    const { ledger } = slowLedger(150);
+    const answers = await runWithStoreDeadline(250, () =>
+      Promise.all([ledger.balance('a', 'float'), ledger.balance('a', 'airtime')]),
+    );
+    expect(answers).toEqual(['balance', 'balance']);
+  });
+
   it('refuses to start a store call once the request’s store time is spent', async () => {
     const { ledger, reached } = slowLedger(150);
     await runWithStoreDeadline(100, async () => {

@@ -21,8 +21,14 @@ export class StoreDeadlineExceeded extends Error {
   }
 }
 
+/**
+ * Store time is counted while at least one call is in flight, whether or not its caller still waits for it
+ * (a submission given up at the provider timeout still holds the store), and once when calls overlap.
+ */
 class StoreBudget {
   private spentMs = 0;
+  private inFlight = 0;
+  private inFlightSince = 0;
   private readonly exhausted = new AbortController();
 
   constructor(readonly deadlineMs: number) {}
@@ -32,10 +38,15 @@ class StoreBudget {
     return this.exhausted.signal;
   }
 
+  private elapsedMs(): number {
+    return this.spentMs + (this.inFlight > 0 ? performance.now() - this.inFlightSince : 0);
+  }
+
   async spend<T>(call: () => Promise<T>): Promise<T> {
-    const remainingMs = this.deadlineMs - this.spentMs;
+    const remainingMs = this.deadlineMs - this.elapsedMs();
     if (remainingMs <= 0 || this.exhausted.signal.aborted) throw new StoreDeadlineExceeded(this.deadlineMs);
-    const startedAt = performance.now();
+    if (this.inFlight === 0) this.inFlightSince = performance.now();
+    this.inFlight += 1;
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
@@ -48,7 +59,8 @@ class StoreBudget {
       return await Promise.race([call(), expired]);
     } finally {
       clearTimeout(timer);
-      this.spentMs += performance.now() - startedAt;
+      this.inFlight -= 1;
+      if (this.inFlight === 0) this.spentMs += performance.now() - this.inFlightSince;
     }
   }
 }
