@@ -15,6 +15,7 @@ const allMigrations = [
   '0002_provider_simulator_jobs',
   '0003_callback_schedule_restart',
   '0004_queue_indexes',
+  '0005_leaner_transaction_writes',
 ];
 
 describe('the operator CLI and `pnpm start` as real processes', () => {

@@ -92,11 +92,8 @@ export function createSandboxSimulator(store: Store, options: SandboxSimulatorOp
 
     async acknowledge(resultIds: readonly string[]): Promise<void> {
       if (resultIds.length === 0) return;
-      await store.query(
-        `UPDATE provider_simulator_jobs SET acknowledged_at = now()
-         WHERE reference = ANY($1::text[]) AND acknowledged_at IS NULL`,
-        [resultIds],
-      );
+      // A taken result is deleted rather than marked: a deleted row writes no new version and no index entry.
+      await store.query(`DELETE FROM provider_simulator_jobs WHERE reference = ANY($1::text[])`, [resultIds]);
     },
   };
 }
