@@ -15,6 +15,7 @@ import type {
   TransactionRecord,
 } from '@topup/ledger';
 import type { SubmitResult } from '@topup/worker';
+import type { Logger } from 'pino';
 import { ApiFailure } from '../api-failure.js';
 import { encodeReply } from '../reply.js';
 import type { ApiDependencies, HandlerInput, HandlerResult } from './api-function.js';
@@ -130,6 +131,7 @@ function storedOf(reply: { httpStatus: number; contentType: string; body: string
 
 async function resolveSubmission<I>(
   deps: ApiDependencies,
+  log: Logger,
   operation: TransactionOperation<I>,
   transaction: TransactionRecord,
   channel: ChannelBalance,
@@ -137,7 +139,11 @@ async function resolveSubmission<I>(
 ): Promise<{ envelope: Envelope; httpStatus: number }> {
   const submitted = await submitWithin(deps, transaction);
   if (submitted.kind === 'accepted') {
-    await deps.ledger.markSubmitted(transaction.reference);
+    // The answer does not wait for this note: without it the worker submits the transaction again after
+    // the provider timeout, keyed by its reference, which is exactly the recovery from a crash right here.
+    deps.ledger.markSubmitted(transaction.reference).catch((error: unknown) => {
+      log.warn({ err: error, reference: transaction.reference }, 'noting a submission failed');
+    });
     return { envelope: successEnvelope(operation, transaction, channel, account), httpStatus: 200 };
   }
   if (submitted.kind === 'refused') {
@@ -174,6 +180,7 @@ export function transactionHandler<I>(operation: TransactionOperation<I>) {
       case 'created': {
         const answer = await resolveSubmission(
           deps,
+          ctx.state.log,
           operation,
           outcome.transaction,
           outcome.channel,
