@@ -134,6 +134,28 @@ describe('decodeXmlRequest', () => {
     });
   });
 
+  it.each<[string, string, string]>([
+    ['a NUL', '<xml><name>a\u0000b</name></xml>', 'U+0000 at character 13'],
+    ['a C0 control', '<xml><name>a\u0001b</name></xml>', 'U+0001 at character 13'],
+    ['a form feed in a comment', '<xml><!-- \f --></xml>', 'U+000C at character 11'],
+    ['a lone high surrogate', '<xml><note>\uD83D</note></xml>', 'U+D83D at character 12'],
+    [
+      'a lone low surrogate after a pair',
+      '<xml><note>\uD83D\uDE00\uDE00</note></xml>',
+      'U+DE00 at character 14',
+    ],
+    ['U+FFFF', '<xml><note>\uFFFF</note></xml>', 'U+FFFF at character 12'],
+  ])('refuses %s written raw in the document, saying which character and where', (_case, body, where) => {
+    expect(problemOf(decodeXmlRequest(body))).toBe(
+      `Expected only characters XML can carry, received ${where}.`,
+    );
+  });
+
+  it('accepts every character XML can carry, a surrogate pair and U+FFFD included', () => {
+    const note = 'tab\t lf\n \u0020 \uD7FF \uE000 \uFFFD \uD83D\uDE00 \u{10FFFF}';
+    expect(decodeXmlRequest(`<xml><note>${note}</note></xml>`)).toStrictEqual({ ok: true, value: { note } });
+  });
+
   it('reads a field with child elements as a nested object', () => {
     expect(decodeXmlRequest('<xml><payment><mobile>1</mobile></payment></xml>')).toStrictEqual({
       ok: true,

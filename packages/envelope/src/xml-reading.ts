@@ -1,5 +1,6 @@
 // Reading XML we did not write into a small element tree, safely. Before the text reaches
-// fast-xml-parser a linear scan enforces the limits and refuses what has no place in our bodies:
+// fast-xml-parser linear scans enforce the limits and refuse what has no place in our bodies:
+// characters XML cannot carry (fast-xml-parser lets them through, and a NUL would reach the database),
 // DOCTYPE and other markup declarations (so no entity definitions, no expansion, no external
 // entities), processing instructions other than a leading XML declaration, nesting past the depth
 // limit (a 10,000-deep document would exhaust the parser's stack) and too many elements. The parser then
@@ -7,7 +8,7 @@
 
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { DecodingLimits } from './limits.js';
-import { decodeXmlReferences } from './xml-text.js';
+import { codePointLabel, decodeXmlReferences, indexOfNonXmlChar } from './xml-text.js';
 import { utf8Length } from './utf8-length.js';
 
 /** One element: either a leaf with text, or an element with child elements (and no text of its own). */
@@ -36,8 +37,9 @@ const parser = new XMLParser({
 });
 
 /**
- * The root element of an XML text, or the first problem found: over a limit, forbidden markup,
- * not well-formed, text outside elements, or an undecodable reference. Never throws.
+ * The root element of an XML text, or the first problem found: over a limit, a character XML cannot
+ * carry, forbidden markup, not well-formed, text outside elements, or an undecodable reference. Never
+ * throws.
  */
 export function readXml(source: string, limits: DecodingLimits): XmlReading {
   const bytes = utf8Length(source);
@@ -48,6 +50,14 @@ export function readXml(source: string, limits: DecodingLimits): XmlReading {
     };
   }
   const text = source.startsWith(byteOrderMark) ? source.slice(1) : source;
+  const forbiddenAt = indexOfNonXmlChar(text);
+  if (forbiddenAt !== -1) {
+    const char = codePointLabel(text.charAt(forbiddenAt));
+    return {
+      ok: false,
+      problem: `Expected only characters XML can carry, received ${char} at character ${forbiddenAt + 1}.`,
+    };
+  }
   const refusal = scanMarkup(text, limits);
   if (refusal !== undefined) return { ok: false, problem: refusal };
   // Deprecated in favour of the separate fast-xml-validator package, which is not a dependency; this is
