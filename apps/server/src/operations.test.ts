@@ -178,6 +178,22 @@ describe.each(openTestStores())('both operations end to end on $name', (stores) 
     expect((await service.ledger.balance(account.id, 'float')).availableMinor).toBe(800_000n);
   });
 
+  it('refuses text XML cannot carry with 3000 before reserving float, even when the answer is XML', async () => {
+    const { token, account } = await service.createCaller({ float: 1_000_000n });
+    for (const name of ['a\u0001b', 'a\u0000b']) {
+      const response = await service.call('send_agent_float', {
+        token,
+        json: { ...floatFields, name },
+        headers: { Accept: 'text/xml' },
+      });
+      expect(response.status).toBe(422);
+      const envelope = await envelopeOf(response);
+      expect(envelope.status.code).toBe('3000');
+      expect(envelope.data.errors).toEqual(["'name is invalid'"]);
+    }
+    expect((await service.ledger.balance(account.id, 'float')).availableMinor).toBe(1_000_000n);
+  });
+
   it('answers get_balance with both channels and the balance-found text', async () => {
     const { token } = await service.createCaller({ float: 123_456n, airtime: 700n });
     const envelope = await envelopeOf(await service.call('get_balance', { token }));

@@ -1,5 +1,6 @@
 // The public API of @topup/envelope: status codes, the data model of success responses, envelope
-// builders, the JSON and XML codecs, request encoding and safe request decoding, and content negotiation.
+// builders, the JSON and XML codecs, request encoding and safe request decoding, content negotiation, and
+// the rule of which characters XML can carry.
 
 export {
   alternateHttpStatus,
@@ -69,4 +70,5 @@ export {
   type RequestFields,
 } from './request-encoding.js';
 export { requestLimits, responseLimits, type DecodingLimits } from './limits.js';
+export { firstNonXmlChar } from './xml-text.js';
 export { contentTypeOf, requestFormat, responseFormat, type WireFormat } from './negotiation.js';
