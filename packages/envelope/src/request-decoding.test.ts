@@ -215,9 +215,28 @@ describe('decodeXmlRequest', () => {
     ],
     ['a declaration that is not first', ' <?xml version="1.0"?><xml/>', /no processing instruction/],
     ['a PI inside the root', '<xml><?php echo 1; ?></xml>', /no processing instruction/],
-    ['a field named __proto__', '<xml><__proto__>1</__proto__></xml>', /prototype pollution/],
   ])('refuses %s with a problem', (_case, text, message) => {
     expect(problemOf(decodeXmlRequest(text))).toMatch(message);
+  });
+
+  it.each([
+    ['<xml><__proto__>1</__proto__></xml>', '__proto__'],
+    ['<xml><constructor>1</constructor></xml>', 'constructor'],
+    ['<xml><payment><prototype/></payment></xml>', 'prototype'],
+    ['<__proto__><mobile>1</mobile></__proto__>', '__proto__'],
+  ])('refuses %s in its own words, before the XML parser can', (body, name) => {
+    expect(problemOf(decodeXmlRequest(body))).toBe(
+      `Expected XML element names that are not __proto__, constructor or prototype, received <${name}>.`,
+    );
+  });
+
+  it('reads __proto__ as an attribute name or inside a longer element name as anything else', () => {
+    expect(
+      decodeXmlRequest('<xml><note __proto__="x">1</note><my__proto__>2</my__proto__></xml>'),
+    ).toStrictEqual({
+      ok: true,
+      value: { note: '1', my__proto__: '2' },
+    });
   });
 
   it('refuses a body over the size limit', () => {
