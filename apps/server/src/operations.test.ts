@@ -115,6 +115,21 @@ describe.each(openTestStores())('both operations end to end on $name', (stores) 
     expect((await envelopeOf(jsonAnswer)).status.code).toBe('0000');
   });
 
+  it.each([
+    ['application/xml', 'application/xml; charset=utf-8'],
+    ['text/xml', 'text/xml; charset=utf-8'],
+    ['application/json;q=0.5, application/xml', 'application/xml; charset=utf-8'],
+    ['*/*', 'application/json; charset=utf-8'],
+  ])('answers Accept: %s with Content-Type: %s, success or failure', async (accept, contentType) => {
+    const { token } = await service.createCaller({});
+    const refused = await service.call('send_agent_float', { token, json: {}, headers: { Accept: accept } });
+    expect(refused.headers.get('content-type')).toBe(contentType);
+    expect((await envelopeOf(refused)).status.code).toBe('3000');
+    const balance = await service.call('get_balance', { token, headers: { Accept: accept } });
+    expect(balance.headers.get('content-type')).toBe(contentType);
+    expect((await envelopeOf(balance)).status.code).toBe('0000');
+  });
+
   it('detects network, country and currency from the mobile number', async () => {
     const { token } = await service.createCaller({ float: 10_000_000n });
     const response = await service.call('send_agent_float', {

@@ -71,4 +71,11 @@ export {
 } from './request-encoding.js';
 export { requestLimits, responseLimits, type DecodingLimits } from './limits.js';
 export { firstNonXmlChar } from './xml-text.js';
-export { contentTypeOf, requestFormat, responseFormat, type WireFormat } from './negotiation.js';
+export {
+  contentTypeOf,
+  negotiateResponse,
+  requestFormat,
+  responseFormat,
+  type ResponseNegotiation,
+  type WireFormat,
+} from './negotiation.js';
