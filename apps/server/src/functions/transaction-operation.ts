@@ -99,7 +99,7 @@ async function awaitFirstReply<I>(
       Date.now() - transaction.createdAt.getTime() > deps.config.providerTimeoutMs + abandonedAfterMs;
     if (transaction !== undefined && abandoned) {
       const answer = await answerFromState(deps, operation, transaction, account);
-      const reply = encodeReply(answer.envelope, ctx.state.format, answer.httpStatus);
+      const reply = encodeReply(answer.envelope, ctx.state.negotiated, answer.httpStatus);
       await deps.ledger.saveIdempotentResponse(account.id, key, storedOf(reply));
       return { kind: 'encoded', reply, headers: {} };
     }
@@ -186,7 +186,7 @@ export function transactionHandler<I>(operation: TransactionOperation<I>) {
           outcome.channel,
           account,
         );
-        const reply = encodeReply(answer.envelope, ctx.state.format, answer.httpStatus);
+        const reply = encodeReply(answer.envelope, ctx.state.negotiated, answer.httpStatus);
         if (key !== undefined) await deps.ledger.saveIdempotentResponse(account.id, key, storedOf(reply));
         ctx.state.code = answer.envelope.status.code;
         return { kind: 'encoded', reply, headers: {} };
