@@ -288,7 +288,11 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
           ...(beforeCommit === undefined ? {} : { beforeCommit }),
         }),
       );
-      options.onBatch?.(batch.length);
+      try {
+        options.onBatch?.(batch.length);
+      } catch {
+        // The batch is committed: an observer's failure must not turn its callers' answers into errors.
+      }
       return results;
     },
   });
@@ -315,7 +319,9 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     const { outcomes, callbacks } = await store.transaction((tx) =>
       resolveBatch(tx, batch, { now: now(), timeZone, commissionBasisPoints }),
     );
-    if (callbacks > 0) await store.notify(outbox.outboxChannel, batch[0]?.reference ?? '');
+    // Committed already: a failed wake-up must not fail the batch (its items would be retried one by one
+    // and find themselves resolved). Workers poll, so the deliveries are found anyway.
+    if (callbacks > 0) await announceCallbacks(batch[0]?.reference ?? '');
     return outcomes;
   }
 
