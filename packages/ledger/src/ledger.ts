@@ -186,6 +186,12 @@ export interface Ledger {
   saveIdempotentResponse(accountId: string, key: string, response: StoredResponse): Promise<void>;
   findIdempotentResponse(accountId: string, key: string): Promise<StoredResponse | undefined>;
   /**
+   * Gives back the key of a request that came to nothing (its transaction `reference` was voided before a
+   * provider took it, as when the provider was unavailable), so a retry under the key is tried afresh
+   * instead of replaying the failure. Returns false when the key holds another transaction or an answer.
+   */
+  releaseIdempotencyKey(accountId: string, key: string, reference: string): Promise<boolean>;
+  /**
    * Deletes idempotency keys older than 24 hours (they no longer hold), at most `limit` (default 10000)
    * per call, and returns how many it deleted. Expired keys are otherwise never removed: call this
    * periodically, again at once while it returns `limit`.
@@ -452,6 +458,8 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
       idempotency.saveIdempotentResponse(store, accountId, key, response),
     findIdempotentResponse: (accountId, key) =>
       idempotency.findIdempotentResponse(store, accountId, key, now()),
+    releaseIdempotencyKey: (accountId, key, reference) =>
+      idempotency.releaseKey(store, accountId, key, reference),
     async purgeExpiredIdempotencyKeys(limit = defaultPurgeLimit) {
       if (!Number.isInteger(limit) || limit < 1) {
         throw new LedgerError(

@@ -136,7 +136,7 @@ async function resolveSubmission<I>(
   transaction: TransactionRecord,
   channel: ChannelBalance,
   account: Account,
-): Promise<{ envelope: Envelope; httpStatus: number }> {
+): Promise<{ envelope: Envelope; httpStatus: number; cameToNothing?: boolean }> {
   const submitted = await submitWithin(deps, transaction);
   if (submitted.kind === 'accepted') {
     // The answer does not wait for this note: without it the worker submits the transaction again after
@@ -154,7 +154,11 @@ async function resolveSubmission<I>(
     return { envelope: failure('8000', [submitted.reason], { operation: operation.name }), httpStatus: 409 };
   }
   await deps.ledger.cancel(transaction.reference, { reason: submitted.reason });
-  return { envelope: failure('9000', [submitted.reason]), httpStatus: 502 };
+  return {
+    envelope: failure('9000', [submitted.reason]),
+    httpStatus: 502,
+    cameToNothing: submitted.taken === false,
+  };
 }
 
 export function transactionHandler<I>(operation: TransactionOperation<I>) {
@@ -187,7 +191,14 @@ export function transactionHandler<I>(operation: TransactionOperation<I>) {
           account,
         );
         const reply = encodeReply(answer.envelope, ctx.state.negotiated, answer.httpStatus);
-        if (key !== undefined) await deps.ledger.saveIdempotentResponse(account.id, key, storedOf(reply));
+        // A provider that said it did not take the transaction leaves nothing to replay: the key is given
+        // back, so the retry a 9000 invites is tried afresh. A silent provider may have taken it, so its
+        // answer is kept and replayed, and a retry never makes a second transaction of an unknown one.
+        if (key !== undefined && answer.cameToNothing === true) {
+          await deps.ledger.releaseIdempotencyKey(account.id, key, outcome.transaction.reference);
+        } else if (key !== undefined) {
+          await deps.ledger.saveIdempotentResponse(account.id, key, storedOf(reply));
+        }
         ctx.state.code = answer.envelope.status.code;
         return { kind: 'encoded', reply, headers: {} };
       }
