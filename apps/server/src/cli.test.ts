@@ -16,6 +16,7 @@ const allMigrations = [
   '0003_callback_schedule_restart',
   '0004_queue_indexes',
   '0005_leaner_transaction_writes',
+  '0006_unapplied_resolutions',
 ];
 
 describe('the operator CLI and `pnpm start` as real processes', () => {

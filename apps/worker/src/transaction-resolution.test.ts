@@ -177,6 +177,9 @@ describe.each(testStoreKinds())('transaction resolution on %s', (kind) => {
       state: 'cancelled',
       cancelReason: TIMEOUT_REASON,
     });
+    expect(await ledger.listUnappliedResolutions({ reference: transaction.reference })).toEqual([
+      expect.objectContaining({ asked: 'completed', state: 'cancelled' }),
+    ]);
     expect(await worker.metrics.getSingleMetricAsString('topup_provider_results_total')).toContain(
       'topup_provider_results_total{outcome="completed",applied="false"} 1',
     );

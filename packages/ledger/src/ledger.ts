@@ -45,6 +45,7 @@ import {
   type TransactionRow,
 } from './transaction-record.js';
 import { applyTransfers } from './transfers.js';
+import { listUnappliedResolutions, type UnappliedResolution } from './unapplied-resolutions.js';
 import { verifyLedger, type VerifyReport } from './verify.js';
 
 /**
@@ -200,6 +201,11 @@ export interface Ledger {
   markSubmitted(reference: string): Promise<void>;
   complete(reference: string, result: { providerCode: string }): Promise<ResolveOutcome>;
   cancel(reference: string, result: CancelResult): Promise<ResolveOutcome>;
+  /**
+   * Completions and cancellations refused because their transaction was already resolved the other way
+   * (a provider's result after the timeout cancelled it), newest first, for reconciling with the provider.
+   */
+  listUnappliedResolutions(filter?: { reference?: string; limit?: number }): Promise<UnappliedResolution[]>;
   /** Only the caller's own transaction. */
   getTransaction(accountId: string, reference: string): Promise<TransactionRecord | undefined>;
   findTransaction(reference: string): Promise<TransactionRecord | undefined>;
@@ -473,6 +479,7 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     complete: (reference, result) =>
       resolve(reference, { kind: 'complete', providerCode: result.providerCode }),
     cancel: (reference, result) => resolve(reference, { kind: 'cancel', ...result }),
+    listUnappliedResolutions: (filter = {}) => listUnappliedResolutions(store, filter),
     getTransaction: (accountId, reference) => findRecord(reference, accountId),
     findTransaction: (reference) => findRecord(reference),
     listExpired: (olderThan, limit) => listRequested(store, olderThan, limit, false, timeZone),

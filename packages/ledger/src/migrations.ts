@@ -239,6 +239,25 @@ const leanerTransactionWrites: Migration = {
   ],
 };
 
+// A resolution refused because its transaction was already resolved the other way, kept for reconciling
+// with the provider (unapplied-resolutions.ts).
+const unappliedResolutions: Migration = {
+  id: '0006_unapplied_resolutions',
+  statements: [
+    `CREATE TABLE IF NOT EXISTS unapplied_resolutions (
+      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      reference text NOT NULL REFERENCES transactions (reference),
+      asked text NOT NULL CHECK (asked IN ('completed', 'cancelled')),
+      state text NOT NULL,
+      provider_code text NOT NULL DEFAULT '',
+      reason text NOT NULL DEFAULT '',
+      received_at timestamptz NOT NULL
+    )`,
+    `CREATE INDEX IF NOT EXISTS unapplied_resolutions_reference ON unapplied_resolutions (reference)`,
+    `CREATE INDEX IF NOT EXISTS unapplied_resolutions_received ON unapplied_resolutions (received_at)`,
+  ],
+};
+
 /** Every migration, in the order they apply. */
 export const migrations: readonly Migration[] = [
   ledgerSchema,
@@ -246,4 +265,5 @@ export const migrations: readonly Migration[] = [
   callbackScheduleRestart,
   queueIndexes,
   leanerTransactionWrites,
+  unappliedResolutions,
 ];

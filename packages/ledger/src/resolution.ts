@@ -21,6 +21,7 @@ import {
 } from './ledger-accounts.js';
 import type { ResolveOutcome } from './outcomes.js';
 import { runWithWrites } from './sql-statement.js';
+import { unappliedInsertStatement, type UnappliedResolution } from './unapplied-resolutions.js';
 import type { Queryable } from './store.js';
 import {
   transactionColumns,
@@ -319,14 +320,23 @@ export async function resolveBatch(
       throw new Error(`Expected account ${record.accountId} to have a ${channelName} channel.`);
     announced.push({ record, channel: channelBalanceOf(channelName, channelAccount) });
   }
+  const outcomes = outcomesInOrder(requests, resolved, existing);
   const queued = await runWithWrites(tx, callbackInsertStatement(announced, endpoints, now), [
     transferInsertStatement(allTransfers, now),
     balanceUpdateStatement(balanceDeltas(allTransfers)),
+    unappliedInsertStatement(disagreeing(requests, outcomes), now),
   ]);
-  const callbacks = queued.length;
+  return { outcomes, callbacks: queued.length };
+}
 
+/** Each request's outcome, as resolving them one after another in order would give. */
+function outcomesInOrder(
+  requests: readonly ResolutionRequest[],
+  resolved: ReadonlyMap<string, TransactionRecord>,
+  existing: ReadonlyMap<string, TransactionRecord>,
+): ResolveOutcome[] {
   const seen = new Set<string>();
-  const outcomes = requests.map((request): ResolveOutcome => {
+  return requests.map((request): ResolveOutcome => {
     const first = !seen.has(request.reference);
     seen.add(request.reference);
     const record = resolved.get(request.reference);
@@ -338,7 +348,28 @@ export async function resolveBatch(
     const found = existing.get(request.reference);
     return found === undefined ? { kind: 'not_found' } : { kind: 'already_resolved', transaction: found };
   });
-  return { outcomes, callbacks };
+}
+
+/** The refused requests that asked for another end than the transaction had: kept for reconciliation. */
+function disagreeing(
+  requests: readonly ResolutionRequest[],
+  outcomes: readonly ResolveOutcome[],
+): Omit<UnappliedResolution, 'receivedAt'>[] {
+  return requests.flatMap((request, index) => {
+    const outcome = outcomes[index];
+    if (outcome?.kind !== 'already_resolved') return [];
+    const asked = request.resolution.kind === 'complete' ? 'completed' : 'cancelled';
+    if (outcome.transaction.state === asked) return [];
+    return [
+      {
+        reference: request.reference,
+        asked,
+        state: outcome.transaction.state,
+        providerCode: request.resolution.providerCode ?? '',
+        reason: request.resolution.kind === 'cancel' ? request.resolution.reason : '',
+      },
+    ];
+  });
 }
 
 /** Notes that the provider accepted these transactions; each one's first submission time is kept. */

@@ -73,6 +73,9 @@ describe.each(openTestStores())('a provider result after the timeout, on $name',
     });
 
     expect(await service.ledger.findTransaction(reference)).toEqual(cancelled);
+    expect(await service.ledger.listUnappliedResolutions({ reference })).toEqual([
+      expect.objectContaining({ asked: 'completed', state: 'cancelled', providerCode: 'LATE-RESULT-1' }),
+    ]);
     expect(await service.ledger.balance(account.id, 'float')).toEqual(before);
     const { rows: transfers } = await store.query<{ kind: string }>(
       'SELECT kind FROM transfers WHERE reference = $1 ORDER BY id',
