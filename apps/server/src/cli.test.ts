@@ -324,6 +324,15 @@ describe('the operator commands', () => {
     expect(unknownAccount.stderr).not.toContain('{');
   });
 
+  it('exits quietly with its own code when the reader closes the pipe early, as `| head` does', async () => {
+    await runCli(['account', 'create', '--name', 'Pipe Shop'], env);
+    for (const args of [['--help'], ['account', 'list', '--json']]) {
+      const result = await runCli(args, env, 60_000, { closeStdout: true });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+    }
+  });
+
   it('refuses to open the embedded store while the service has it open, saying what to do', async () => {
     const service = await startService('src/main.ts', env);
     try {

@@ -15,6 +15,17 @@ export interface CommandResult {
   readonly human: string;
 }
 
+/**
+ * A reader that stops early (`topup account list | head`) closes the pipe under the CLI. That is the
+ * reader's choice, not the command's failure, so the output it did not want is dropped without a stack
+ * trace, and the command still closes its store and exits with its own code.
+ */
+export function dropOutputOnClosedPipe(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+  });
+}
+
 export function printResult(result: CommandResult, asJson: boolean): void {
   const text = asJson
     ? JSON.stringify(
