@@ -8,6 +8,21 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * A command that could not do what it was asked, with a code a script can test, e.g. `endpoint_not_found`:
+ * reported like a LedgerError (kind `failure`, exit 1), never as a usage mistake, since the command line
+ * itself was right.
+ */
+export class CommandFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CommandFailure';
+  }
+}
+
 export interface CommandResult {
   /** What `--json` prints. */
   readonly json: unknown;
