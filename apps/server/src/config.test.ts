@@ -79,7 +79,42 @@ describe('the service configuration', () => {
 
   it('refuses amount bounds that cross', () => {
     expect(problemsOf({ AIRTIME_MIN_AMOUNT: '500', AIRTIME_MAX_AMOUNT: '100' })).toEqual([
-      'AIRTIME_MIN_AMOUNT: must not exceed AIRTIME_MAX_AMOUNT',
+      'AIRTIME_MIN_AMOUNT: must not exceed AIRTIME_MAX_AMOUNT, which is 100 (received "500")',
     ]);
+  });
+
+  it('reports problems between variables in the same pass as problems with single variables', () => {
+    expect(
+      problemsOf({
+        PORT: 'eighty',
+        WORKER_PORT: '99999',
+        AIRTIME_MIN_AMOUNT: '500',
+        AIRTIME_MAX_AMOUNT: '100',
+        HEADERS_TIMEOUT_MS: '60000',
+        TOPUP_MODE: 'live',
+      }),
+    ).toEqual([
+      'PORT: expected a whole number from 0 to 65535 (received "eighty")',
+      'WORKER_PORT: expected a whole number from 0 to 65535 (received "99999")',
+      'AIRTIME_MIN_AMOUNT: must not exceed AIRTIME_MAX_AMOUNT, which is 100 (received "500")',
+      'HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS, which is 30000 (received "60000")',
+      expect.stringMatching(/^TOPUP_MODE: live mode needs real money-network and carrier providers/),
+    ]);
+  });
+
+  it('leaves a comparison out when one of its variables is itself bad, since that is reported already', () => {
+    expect(problemsOf({ FLOAT_MIN_AMOUNT: 'lots', FLOAT_MAX_AMOUNT: '5' })).toEqual([
+      'FLOAT_MIN_AMOUNT: expected a whole number from 1 to 1000000000 (received "lots")',
+    ]);
+  });
+
+  it('says which URL schemes the store and Redis take, never printing a password', () => {
+    expect(
+      problemsOf({ DATABASE_URL: 'mysql://root:hunter2@db.internal/topup', REDIS_URL: 'http://x' }),
+    ).toEqual([
+      'DATABASE_URL: expected a postgres:// or postgresql:// URL (received "mysql://root:***@db.internal/topup")',
+      'REDIS_URL: expected a redis:// or rediss:// URL (received "http://x")',
+    ]);
+    expect(problemsOf({ REDIS_URL: 'redis//:s3cret@cache' })[0]).not.toContain('s3cret');
   });
 });
