@@ -7,7 +7,8 @@ import type { Middleware } from 'koa';
 import { ApiFailure } from '../api-failure.js';
 import type { ApiState, CallerState } from '../api-state.js';
 
-const bearer = /^Bearer ([A-Za-z0-9_]{1,200})$/;
+// RFC 7235: the scheme is case-insensitive (`bearer`, `BEARER`), and one or more spaces follow it.
+const bearer = /^Bearer +([A-Za-z0-9_]{1,200})$/i;
 
 function invalidToken(problem: string): ApiFailure {
   return new ApiFailure('4000', [problem], { headers: { 'WWW-Authenticate': 'Bearer' } });

@@ -81,6 +81,19 @@ describe.each(openTestStores())('authentication against guessing, on $name', (st
     }
   });
 
+  it('accepts the bearer scheme in any case, as RFC 7235 makes it case-insensitive', async () => {
+    const { token } = await service.createCaller();
+    for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) {
+      const answer = await rawRequest(service.url, {
+        path: '/api/get_balance',
+        localAddress: '127.0.0.6',
+        headers: { Authorization: `${scheme} ${token}`, 'Content-Type': 'application/json' },
+        body: balanceBody,
+      });
+      expect(`${scheme}: ${answer.status} ${codeOf(answer)}`).toBe(`${scheme}: 200 0000`);
+    }
+  });
+
   it('answers an unknown token and a revoked token identically, in JSON and in XML', async () => {
     const { account } = await service.createCaller();
     const { tokenId, token: revoked } = await service.ledger.issueToken(account.id, 'test');
