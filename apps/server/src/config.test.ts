@@ -67,6 +67,16 @@ describe('the service configuration', () => {
     expect(loadConfig({ INIT_CWD: '/srv/topup', TOPUP_DATA_DIR: 'memory://' }).dataDir).toBe('memory://');
   });
 
+  it('reads the client address from the socket unless TRUST_PROXY names proxies in front', () => {
+    expect(loadConfig({}).trustedProxies).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustedProxies).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustedProxies).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustedProxies).toBe(2);
+    expect(problemsOf({ TRUST_PROXY: 'yes' })).toEqual([
+      'TRUST_PROXY: expected false, true (one proxy) or the number of proxies in front of the server, 0 to 10 (received "yes")',
+    ]);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).port).toBe(8080);
   });

@@ -27,10 +27,19 @@ const retrySchedule = z
   .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'expected seconds separated by commas, e.g. 0,5,300')
   .transform((text) => text.split(',').map(Number));
 
+// How many proxies in front of the server append to X-Forwarded-For: `true` is one, `false` none.
+const trustedProxies = z
+  .string()
+  .regex(/^(true|false|10|[0-9])$/, {
+    error: 'expected false, true (one proxy) or the number of proxies in front of the server, 0 to 10',
+  })
+  .transform((text) => (text === 'true' ? 1 : text === 'false' ? 0 : Number(text)));
+
 const environmentSchema = z.object({
   PORT: integer(0, 65_535).default(8080),
   WORKER_PORT: integer(0, 65_535).default(8081),
   HOST: z.string().min(1).default('127.0.0.1'),
+  TRUST_PROXY: trustedProxies.default(0),
   DATABASE_URL: z
     .url({ protocol: /^postgres(ql)?$/, error: 'expected a postgres:// or postgresql:// URL' })
     .optional(),
@@ -112,6 +121,11 @@ export interface AmountBounds {
 export interface Config {
   readonly port: number;
   readonly host: string;
+  /**
+   * Proxies in front of the server (0: none, the socket's address is the client's). With one or more, the
+   * client's address is read from X-Forwarded-For, as the outermost of them saw it.
+   */
+  readonly trustedProxies: number;
   /** `pnpm start:worker`'s listener for /healthz and /metrics, on `host` (0: any free port). */
   readonly workerPort: number;
   readonly databaseUrl: string | undefined;
@@ -170,6 +184,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   return {
     port: env.PORT,
     host: env.HOST,
+    trustedProxies: env.TRUST_PROXY,
     workerPort: env.WORKER_PORT,
     databaseUrl: env.DATABASE_URL,
     databaseSchema: env.DATABASE_SCHEMA,
