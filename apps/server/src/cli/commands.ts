@@ -183,7 +183,11 @@ async function endpointList({ ledger, options }: CommandContext): Promise<Comman
       endpoints.length === 0
         ? 'No endpoints.'
         : endpoints
-            .map((e) => `${e.id}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.format}  ${e.url}`)
+            .map(
+              (e) =>
+                `${e.id}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.format}  ${e.url}` +
+                (e.enabled ? '' : `  (${e.disabledReason})`),
+            )
             .join('\n'),
   };
 }
