@@ -77,6 +77,16 @@ describe('the service configuration', () => {
     ]);
   });
 
+  it('refuses a retry schedule whose first delay is not 0, since the first attempt is always immediate', () => {
+    expect(loadConfig({ CALLBACK_RETRY_SCHEDULE: '0,10,60' }).callbackRetryScheduleSeconds).toEqual([
+      0, 10, 60,
+    ]);
+    expect(problemsOf({ CALLBACK_RETRY_SCHEDULE: '5,300' })).toEqual([
+      'CALLBACK_RETRY_SCHEDULE: expected 0 first: the first attempt is always immediate, and each later ' +
+        'value is the delay before the next retry, e.g. 0,5,300 (received "5,300")',
+    ]);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).port).toBe(8080);
   });

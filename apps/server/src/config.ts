@@ -22,10 +22,17 @@ const timeZone = z.string().refine(
   { message: 'expected an IANA time zone such as Africa/Nairobi' },
 );
 
+// One entry per attempt: the first attempt is always immediate, so the first entry must say 0 rather
+// than promise a delay that is never made; each later entry is the delay before the next retry.
 const retrySchedule = z
   .string()
   .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'expected seconds separated by commas, e.g. 0,5,300')
-  .transform((text) => text.split(',').map(Number));
+  .transform((text) => text.split(',').map(Number))
+  .refine((schedule) => schedule[0] === 0, {
+    error:
+      'expected 0 first: the first attempt is always immediate, and each later value is the delay ' +
+      'before the next retry, e.g. 0,5,300',
+  });
 
 // How many proxies in front of the server append to X-Forwarded-For: `true` is one, `false` none.
 const trustedProxies = z
