@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -136,5 +137,20 @@ describe('the service configuration', () => {
       'REDIS_URL: expected a redis:// or rediss:// URL (received "http://x")',
     ]);
     expect(problemsOf({ REDIS_URL: 'redis//:s3cret@cache' })[0]).not.toContain('s3cret');
+  });
+
+  it('documents every variable it reads in the README’s configuration table, and no other', async () => {
+    const source = await readFile(new URL('config.ts', import.meta.url), 'utf8');
+    const start = source.indexOf('const environmentSchema');
+    const schema = source.slice(start, source.indexOf('\n});', start));
+    // INIT_CWD is set by pnpm, not by an operator.
+    const read = [...schema.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)]
+      .map((match) => match[1])
+      .filter((name) => name !== 'INIT_CWD');
+    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('### Configuration'));
+    const documented = [...table.matchAll(/^\| `([A-Z][A-Z0-9_]+)` +\|/gm)].map((match) => match[1]);
+    expect(read.length).toBeGreaterThan(30);
+    expect([...documented].sort()).toEqual([...read].sort());
   });
 });
