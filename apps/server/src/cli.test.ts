@@ -184,6 +184,14 @@ describe('the operator CLI and `pnpm start` as real processes', () => {
         env,
       );
       expect(JSON.parse(resent.stdout)).toEqual({ reference, deliveries: 1 });
+      const toUnknownEndpoint = await runCli(
+        ['callback', 'resend', '--account', account, '--reference', reference, '--endpoint', 'ep_missing'],
+        env,
+      );
+      expect(toUnknownEndpoint.code).toBe(1);
+      expect(toUnknownEndpoint.stderr).toBe(
+        `topup: No enabled callback endpoint ep_missing on account ${account} to resend ${reference} to.\n`,
+      );
       const pending = await runCli(
         ['callback', 'deliveries', '--account', account, '--status', 'pending'],
         env,
@@ -324,6 +332,51 @@ describe('the operator commands', () => {
     expect(unknownAccount.code).toBe(1);
     expect(unknownAccount.stderr).toMatch(/^topup: .+\n$/);
     expect(unknownAccount.stderr).not.toContain('{');
+  });
+
+  it('fails with exit 1 and a not-found code naming what is missing, for unknown endpoints and references', async () => {
+    const created = await runCli(['account', 'create', '--name', 'Missing Things', '--json'], env);
+    const { account } = JSON.parse(created.stdout) as { account: string };
+
+    for (const action of ['remove', 'rotate']) {
+      const result = await runCli(
+        ['endpoint', action, '--account', account, '--endpoint', 'ep_missing', '--json'],
+        env,
+      );
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(JSON.parse(result.stderr)).toEqual({
+        error: {
+          kind: 'failure',
+          code: 'endpoint_not_found',
+          message: `No callback endpoint ep_missing on account ${account}.`,
+        },
+      });
+    }
+
+    const resend = await runCli(
+      ['callback', 'resend', '--account', account, '--reference', 'TXMISSING'],
+      env,
+    );
+    expect(resend.code).toBe(1);
+    expect(resend.stdout).toBe('');
+    expect(resend.stderr).toBe(`topup: No transaction TXMISSING on account ${account}.\n`);
+    const resendJson = await runCli(
+      ['callback', 'resend', '--account', account, '--reference', 'TXMISSING', '--json'],
+      env,
+    );
+    expect(JSON.parse(resendJson.stderr)).toMatchObject({
+      error: { kind: 'failure', code: 'transaction_not_found' },
+    });
+  });
+
+  it('exits quietly with its own code when the reader closes the pipe early, as `| head` does', async () => {
+    await runCli(['account', 'create', '--name', 'Pipe Shop'], env);
+    for (const args of [['--help'], ['account', 'list', '--json']]) {
+      const result = await runCli(args, env, 60_000, { closeStdout: true });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+    }
   });
 
   it('refuses to open the embedded store while the service has it open, saying what to do', async () => {

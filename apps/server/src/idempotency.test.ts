@@ -152,4 +152,29 @@ describe.each(openTestStores())('Idempotency-Key on $name', (stores) => {
     expect(response.status).toBe(400);
     expect((await envelopeOf(response)).status.code).toBe('1000');
   });
+
+  it('refuses a key on a function that does not honour one with 1000, doing nothing', async () => {
+    const { token, account } = await service.createCaller();
+    const endpoint = { url: 'https://hooks.example.com/topup', format: 'json' };
+    for (const attempt of [1, 2]) {
+      const response = await service.call('add_callback_endpoint', {
+        token,
+        json: endpoint,
+        headers: { 'Idempotency-Key': 'endpoint-1' },
+      });
+      expect(`${attempt}: ${response.status}`).toBe(`${attempt}: 400`);
+      const envelope = await envelopeOf(response);
+      expect(envelope.status.code).toBe('1000');
+      expect(envelope.data.errors).toEqual([
+        'Idempotency-Key is honoured only by send_agent_float and buy_airtime, not by ' +
+          'add_callback_endpoint; send the request without it',
+      ]);
+    }
+    expect(await service.ledger.listCallbackEndpoints(account.id)).toEqual([]);
+    const balance = await service.call('get_balance', {
+      token,
+      headers: { 'Idempotency-Key': 'balance-1' },
+    });
+    expect((await envelopeOf(balance)).status.code).toBe('1000');
+  });
 });

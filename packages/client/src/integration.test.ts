@@ -102,6 +102,7 @@ describe.each(formats)('against the real service in %s', (format) => {
         format,
         description: 'tests',
         enabled: 'true',
+        disabled_reason: '',
       });
       expect(added.endpoint.secret).toMatch(/^whsec_/);
       secrets.push(added.endpoint.secret);

@@ -21,13 +21,16 @@ function tsx(entry: string, args: readonly string[], env: Record<string, string>
   });
 }
 
+/** With `closeStdout`, the CLI's stdout is closed at once, as `topup … | head` does when it has read enough. */
 export function runCli(
   args: readonly string[],
   env: Record<string, string>,
   timeoutMs = 60_000,
+  { closeStdout = false }: { readonly closeStdout?: boolean } = {},
 ): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = tsx('src/cli/main.ts', args, env);
+    if (closeStdout) child.stdout?.destroy();
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
