@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallbackDeliveryView } from '@topup/envelope';
+import { createLedger, openStore } from '@topup/ledger';
+import { parseSendAgentFloat } from '@topup/validation';
 import { startCallbackSink } from './testing/callback-sink.js';
 import { runCli, startService } from './testing/child-process.js';
 import { eventually } from './testing/eventually.js';
@@ -253,6 +255,43 @@ describe('the operator commands', () => {
     const second = await runCli(['migrate'], env);
     expect(second.code).toBe(0);
     expect(second.stdout).toBe('Schema is up to date.\n');
+  });
+
+  it('lists the resolutions refused because their transaction was already resolved the other way', async () => {
+    const store = await openStore({ dataDir });
+    let reference: string;
+    try {
+      const ledger = createLedger(store);
+      const account = await ledger.createAccount({ name: 'Late Results Ltd' });
+      await ledger.fund(account.id, 'float', 100_000n);
+      const parsed = parseSendAgentFloat({ mobile: '254733000123', amount: '100' });
+      if (!parsed.ok) throw new Error(parsed.errors.join(', '));
+      const outcome = await ledger.requestAgentFloat({ accountId: account.id, request: parsed.value });
+      if (outcome.kind !== 'created') throw new Error(`Expected a transaction, received ${outcome.kind}.`);
+      reference = outcome.transaction.reference;
+      await ledger.cancel(reference, { reason: 'no result from the provider within the timeout' });
+      await ledger.complete(reference, { providerCode: 'LATE-7' });
+      await ledger.close();
+    } finally {
+      await store.close();
+    }
+
+    const listed = await runCli(['ledger', 'unapplied', '--reference', reference, '--json'], env);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      {
+        reference,
+        asked: 'completed',
+        state: 'cancelled',
+        provider_code: 'LATE-7',
+        reason: '',
+        received: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
+    ]);
+    const human = await runCli(['ledger', 'unapplied', '--reference', reference], env);
+    expect(human.stdout).toContain(`${reference}  asked completed, was cancelled  provider code LATE-7`);
+    const none = await runCli(['ledger', 'unapplied', '--reference', 'TXNONE'], env);
+    expect(none.stdout).toBe('No unapplied resolutions.\n');
   });
 
   it('suspends, resumes and closes an account, and refuses to reopen a closed one', async () => {

@@ -303,6 +303,30 @@ async function ledgerVerify({ ledger }: CommandContext): Promise<CommandResult> 
   };
 }
 
+async function ledgerUnapplied({ ledger, options }: CommandContext): Promise<CommandResult> {
+  const reference = optional(options, 'reference');
+  const entries = (await ledger.listUnappliedResolutions(reference === undefined ? {} : { reference })).map(
+    (entry) => ({
+      reference: entry.reference,
+      asked: entry.asked,
+      state: entry.state,
+      provider_code: entry.providerCode,
+      reason: entry.reason,
+      received: entry.receivedAt.toISOString(),
+    }),
+  );
+  const lines = entries.map(
+    (entry) =>
+      `${entry.received}  ${entry.reference}  asked ${entry.asked}, was ${entry.state}` +
+      (entry.provider_code === '' ? '' : `  provider code ${entry.provider_code}`) +
+      (entry.reason === '' ? '' : `  ${JSON.stringify(entry.reason)}`),
+  );
+  return {
+    json: entries,
+    human: lines.length === 0 ? 'No unapplied resolutions.' : lines.join('\n'),
+  };
+}
+
 async function migrateCommand({ store }: CommandContext): Promise<CommandResult> {
   const { applied } = await migrate(store);
   return {
@@ -329,6 +353,7 @@ export const commands: Readonly<Record<string, (context: CommandContext) => Prom
   'callback resend': callbackResend,
   'callback deliveries': callbackDeliveries,
   'ledger verify': ledgerVerify,
+  'ledger unapplied': ledgerUnapplied,
   migrate: migrateCommand,
 };
 

@@ -27,6 +27,7 @@ Commands:
   callback resend --account ID --reference REF [--endpoint ID]
   callback deliveries --account ID [--reference REF] [--status pending|delivered|failed]
   ledger verify
+  ledger unapplied [--reference REF]
   migrate
 `;
 
