@@ -29,6 +29,12 @@ export default tseslint.config(
     },
   },
   {
+    // Plain JavaScript entry points (the CLI's executable, run before tsx is registered) are in no
+    // TypeScript project, so only the rules that need no types apply to them.
+    files: ['**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
     files: ['**/*.test.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -73,9 +73,30 @@ const checks = {
       assert.equal(created.channel.pendingMinor, 150_000n);
       const refused = await ledger.requestAgentFloat({ accountId: account.id, request: floatRequest(5000) });
       assert.equal(refused.kind, 'insufficient_balance');
+
+      // The provider's result: the reservation is posted, so the money leaves the channel for good.
+      const { reference } = created.transaction;
+      const completed = await ledger.complete(reference, { providerCode: 'SMOKE-0001' });
+      assert.equal(completed.kind, 'resolved');
+      assert.equal(completed.transaction.state, 'completed');
+      assert.equal(completed.transaction.code, 'SMOKE-0001');
+      const posted = await ledger.balance(account.id, 'float');
+      assert.equal(posted.postedMinor, 350_000n);
+      assert.equal(posted.pendingMinor, 0n);
+      assert.equal(posted.availableMinor, 350_000n);
+      // A late cancellation finds it resolved and moves nothing.
+      const late = await ledger.cancel(reference, { reason: 'late provider answer' });
+      assert.equal(late.kind, 'already_resolved');
+      assert.deepEqual(await ledger.balance(account.id, 'float'), posted);
+      assert.equal((await ledger.findTransaction(reference))?.state, 'completed');
+
       const report = await ledger.verify();
       assert.equal(report.ok, true, report.breaches.join('; '));
-      return `reserved KES 1,500.00 of 5,000.00 on PGlite, refused 5,000.00 more, ledger verified`;
+      assert.deepEqual(report.breaches, []);
+      // The funding, the reservation and its posting; the refused request wrote nothing.
+      assert.equal(report.checked.transactions, 1);
+      assert.equal(report.checked.transfers, 3);
+      return 'reserved KES 1,500.00 of 5,000.00 on PGlite, refused 5,000.00 more, completed the transfer (3,500.00 left, nothing pending), ledger verified';
     } finally {
       await ledger.close();
       await store.close();

@@ -2,7 +2,7 @@
 // establishes are optional here and required in the state type of the stages after it (`CallerState`,
 // `FunctionState`), so later stages read them without re-checking what an earlier stage guaranteed.
 
-import type { WireFormat } from '@topup/envelope';
+import type { ResponseNegotiation } from '@topup/envelope';
 import type { Account, TokenMode } from '@topup/ledger';
 import type { ApiFunctionName } from '@topup/validation';
 import type { Logger } from 'pino';
@@ -10,8 +10,8 @@ import type { Logger } from 'pino';
 export interface ApiState {
   requestId: string;
   log: Logger;
-  /** The response format, negotiated from `Accept` before anything can fail. */
-  format: WireFormat;
+  /** The answer's format and `Content-Type`, negotiated from `Accept` before anything can fail. */
+  negotiated: ResponseNegotiation;
   functionName?: ApiFunctionName;
   account?: Account;
   tokenId?: string;

@@ -13,7 +13,7 @@ import type { Config } from './config.js';
 import { functionNames, parserFor } from './functions/registry.js';
 import type { Metrics } from './metrics.js';
 import { activeAccount, authentication } from './middleware/authentication.js';
-import { authenticationFailureLimit } from './middleware/authentication-failures.js';
+import { createAuthenticationGuard } from './middleware/authentication-guard.js';
 import { bodyDecoding } from './middleware/body-decoding.js';
 import { envelopeErrors } from './middleware/envelope-errors.js';
 import { functionLookup, postOnly } from './middleware/function-lookup.js';
@@ -66,7 +66,10 @@ async function checked(probe: () => Promise<unknown>): Promise<Check> {
 }
 
 export function createApp(deps: AppDependencies): Koa<ApiState> {
-  const app = new Koa<ApiState>({ proxy: false });
+  // Behind proxies, the client is the address the outermost trusted one saw: the `trustedProxies`-th
+  // entry of X-Forwarded-For from the right. Entries further left are whatever the client wrote.
+  const proxies = deps.config.trustedProxies;
+  const app = new Koa<ApiState>({ proxy: proxies > 0, maxIpsCount: proxies });
   const operational = new Router<ApiState>();
   const document = JSON.stringify(openApiDocument());
 
@@ -110,8 +113,7 @@ export function createApp(deps: AppDependencies): Koa<ApiState> {
     .use(storeDeadline(deps.config.storeTimeouts.requestDeadlineMs))
     .use(functionLookup(functionNames))
     .use(postOnly())
-    .use(authenticationFailureLimit(deps.authenticationFailures))
-    .use(authentication(ledger))
+    .use(authentication(createAuthenticationGuard(ledger, deps.authenticationFailures)))
     .use(activeAccount())
     .use(idempotencyHeader())
     .use(bodyDecoding(deps.config.bodyLimitBytes))

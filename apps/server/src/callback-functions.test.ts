@@ -5,6 +5,7 @@ import { startCallbackSink } from './testing/callback-sink.js';
 import { eventually } from './testing/eventually.js';
 import { startTestService } from './testing/test-service.js';
 import type { TestService } from './testing/test-service.js';
+import { deliveriesData, endpointsData } from './response-schemas.js';
 import { openTestStores } from './testing/test-stores.js';
 import { envelopeOf } from './testing/wire.js';
 
@@ -153,6 +154,10 @@ describe.each(openTestStores())('list_callback_deliveries with the worker on $na
       // Third delay 120 s ± 20 %.
       expect(Date.parse(pending.next_attempt) - Date.now()).toBeGreaterThan(60_000);
 
+      expect(deliveriesData.safeParse((await envelopeOf(await list('application/json'))).data).error).toBe(
+        undefined,
+      );
+
       const xml = await list('text/xml');
       expect(xml.status).toBe(200);
       const text = await xml.text();
@@ -160,6 +165,32 @@ describe.each(openTestStores())('list_callback_deliveries with the worker on $na
       expect(text).toContain(`<next_attempt>${pending.next_attempt}</next_attempt>`);
     } finally {
       await sink.close();
+    }
+  }, 30_000);
+
+  it('shows why an endpoint was disabled, in JSON and XML, and an empty reason while enabled', async () => {
+    const gone = await startCallbackSink(() => ({ status: 410, body: 'gone' }));
+    try {
+      const { token } = await service.createCaller({ float: 10_000_000n });
+      const added = await envelopeOf(
+        await service.call('add_callback_endpoint', { token, json: { url: gone.url } }),
+      );
+      expect(added.data.endpoint).toMatchObject({ enabled: 'true', disabled_reason: '' });
+      await service.call('send_agent_float', { token, json: { mobile: '254733000123', amount: '100' } });
+      const listed = await eventually('the endpoint disabled by its 410', async () => {
+        const { data } = await envelopeOf(await service.call('list_callback_endpoints', { token }));
+        return (data.endpoints as { enabled: string }[])[0]?.enabled === 'false' ? data : undefined;
+      });
+      expect(endpointsData.safeParse(listed).error).toBeUndefined();
+      expect(listed.endpoints).toMatchObject([
+        { enabled: 'false', disabled_reason: 'the receiver answered HTTP 410' },
+      ]);
+      const xml = await service.call('list_callback_endpoints', { token, headers: { Accept: 'text/xml' } });
+      expect(await xml.text()).toContain(
+        '<enabled>false</enabled><disabled_reason>the receiver answered HTTP 410</disabled_reason>',
+      );
+    } finally {
+      await gone.close();
     }
   }, 30_000);
 });

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallbackDeliveryView } from '@topup/envelope';
+import { createLedger, openStore } from '@topup/ledger';
+import { parseSendAgentFloat } from '@topup/validation';
 import { startCallbackSink } from './testing/callback-sink.js';
 import { runCli, startService } from './testing/child-process.js';
 import { eventually } from './testing/eventually.js';
@@ -15,6 +17,8 @@ const allMigrations = [
   '0002_provider_simulator_jobs',
   '0003_callback_schedule_restart',
   '0004_queue_indexes',
+  '0005_leaner_transaction_writes',
+  '0006_unapplied_resolutions',
 ];
 
 describe('the operator CLI and `pnpm start` as real processes', () => {
@@ -182,6 +186,14 @@ describe('the operator CLI and `pnpm start` as real processes', () => {
         env,
       );
       expect(JSON.parse(resent.stdout)).toEqual({ reference, deliveries: 1 });
+      const toUnknownEndpoint = await runCli(
+        ['callback', 'resend', '--account', account, '--reference', reference, '--endpoint', 'ep_missing'],
+        env,
+      );
+      expect(toUnknownEndpoint.code).toBe(1);
+      expect(toUnknownEndpoint.stderr).toBe(
+        `topup: No enabled callback endpoint ep_missing on account ${account} to resend ${reference} to.\n`,
+      );
       const pending = await runCli(
         ['callback', 'deliveries', '--account', account, '--status', 'pending'],
         env,
@@ -243,6 +255,43 @@ describe('the operator commands', () => {
     const second = await runCli(['migrate'], env);
     expect(second.code).toBe(0);
     expect(second.stdout).toBe('Schema is up to date.\n');
+  });
+
+  it('lists the resolutions refused because their transaction was already resolved the other way', async () => {
+    const store = await openStore({ dataDir });
+    let reference: string;
+    try {
+      const ledger = createLedger(store);
+      const account = await ledger.createAccount({ name: 'Late Results Ltd' });
+      await ledger.fund(account.id, 'float', 100_000n);
+      const parsed = parseSendAgentFloat({ mobile: '254733000123', amount: '100' });
+      if (!parsed.ok) throw new Error(parsed.errors.join(', '));
+      const outcome = await ledger.requestAgentFloat({ accountId: account.id, request: parsed.value });
+      if (outcome.kind !== 'created') throw new Error(`Expected a transaction, received ${outcome.kind}.`);
+      reference = outcome.transaction.reference;
+      await ledger.cancel(reference, { reason: 'no result from the provider within the timeout' });
+      await ledger.complete(reference, { providerCode: 'LATE-7' });
+      await ledger.close();
+    } finally {
+      await store.close();
+    }
+
+    const listed = await runCli(['ledger', 'unapplied', '--reference', reference, '--json'], env);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      {
+        reference,
+        asked: 'completed',
+        state: 'cancelled',
+        provider_code: 'LATE-7',
+        reason: '',
+        received: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
+    ]);
+    const human = await runCli(['ledger', 'unapplied', '--reference', reference], env);
+    expect(human.stdout).toContain(`${reference}  asked completed, was cancelled  provider code LATE-7`);
+    const none = await runCli(['ledger', 'unapplied', '--reference', 'TXNONE'], env);
+    expect(none.stdout).toBe('No unapplied resolutions.\n');
   });
 
   it('suspends, resumes and closes an account, and refuses to reopen a closed one', async () => {
@@ -322,6 +371,51 @@ describe('the operator commands', () => {
     expect(unknownAccount.code).toBe(1);
     expect(unknownAccount.stderr).toMatch(/^topup: .+\n$/);
     expect(unknownAccount.stderr).not.toContain('{');
+  });
+
+  it('fails with exit 1 and a not-found code naming what is missing, for unknown endpoints and references', async () => {
+    const created = await runCli(['account', 'create', '--name', 'Missing Things', '--json'], env);
+    const { account } = JSON.parse(created.stdout) as { account: string };
+
+    for (const action of ['remove', 'rotate']) {
+      const result = await runCli(
+        ['endpoint', action, '--account', account, '--endpoint', 'ep_missing', '--json'],
+        env,
+      );
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(JSON.parse(result.stderr)).toEqual({
+        error: {
+          kind: 'failure',
+          code: 'endpoint_not_found',
+          message: `No callback endpoint ep_missing on account ${account}.`,
+        },
+      });
+    }
+
+    const resend = await runCli(
+      ['callback', 'resend', '--account', account, '--reference', 'TXMISSING'],
+      env,
+    );
+    expect(resend.code).toBe(1);
+    expect(resend.stdout).toBe('');
+    expect(resend.stderr).toBe(`topup: No transaction TXMISSING on account ${account}.\n`);
+    const resendJson = await runCli(
+      ['callback', 'resend', '--account', account, '--reference', 'TXMISSING', '--json'],
+      env,
+    );
+    expect(JSON.parse(resendJson.stderr)).toMatchObject({
+      error: { kind: 'failure', code: 'transaction_not_found' },
+    });
+  });
+
+  it('exits quietly with its own code when the reader closes the pipe early, as `| head` does', async () => {
+    await runCli(['account', 'create', '--name', 'Pipe Shop'], env);
+    for (const args of [['--help'], ['account', 'list', '--json']]) {
+      const result = await runCli(args, env, 60_000, { closeStdout: true });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+    }
   });
 
   it('refuses to open the embedded store while the service has it open, saying what to do', async () => {

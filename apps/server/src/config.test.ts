@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, serviceStoreOptionsOf, storeOptionsOf } from './config.js';
 
@@ -67,6 +68,26 @@ describe('the service configuration', () => {
     expect(loadConfig({ INIT_CWD: '/srv/topup', TOPUP_DATA_DIR: 'memory://' }).dataDir).toBe('memory://');
   });
 
+  it('reads the client address from the socket unless TRUST_PROXY names proxies in front', () => {
+    expect(loadConfig({}).trustedProxies).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustedProxies).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustedProxies).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustedProxies).toBe(2);
+    expect(problemsOf({ TRUST_PROXY: 'yes' })).toEqual([
+      'TRUST_PROXY: expected false, true (one proxy) or the number of proxies in front of the server, 0 to 10 (received "yes")',
+    ]);
+  });
+
+  it('refuses a retry schedule whose first delay is not 0, since the first attempt is always immediate', () => {
+    expect(loadConfig({ CALLBACK_RETRY_SCHEDULE: '0,10,60' }).callbackRetryScheduleSeconds).toEqual([
+      0, 10, 60,
+    ]);
+    expect(problemsOf({ CALLBACK_RETRY_SCHEDULE: '5,300' })).toEqual([
+      'CALLBACK_RETRY_SCHEDULE: expected 0 first: the first attempt is always immediate, and each later ' +
+        'value is the delay before the next retry, e.g. 0,5,300 (received "5,300")',
+    ]);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).port).toBe(8080);
   });
@@ -98,7 +119,57 @@ describe('the service configuration', () => {
 
   it('refuses amount bounds that cross', () => {
     expect(problemsOf({ AIRTIME_MIN_AMOUNT: '500', AIRTIME_MAX_AMOUNT: '100' })).toEqual([
-      'AIRTIME_MIN_AMOUNT: must not exceed AIRTIME_MAX_AMOUNT',
+      'AIRTIME_MIN_AMOUNT: must not exceed AIRTIME_MAX_AMOUNT, which is 100 (received "500")',
     ]);
+  });
+
+  it('reports problems between variables in the same pass as problems with single variables', () => {
+    expect(
+      problemsOf({
+        PORT: 'eighty',
+        WORKER_PORT: '99999',
+        AIRTIME_MIN_AMOUNT: '500',
+        AIRTIME_MAX_AMOUNT: '100',
+        HEADERS_TIMEOUT_MS: '60000',
+        TOPUP_MODE: 'live',
+      }),
+    ).toEqual([
+      'PORT: expected a whole number from 0 to 65535 (received "eighty")',
+      'WORKER_PORT: expected a whole number from 0 to 65535 (received "99999")',
+      'AIRTIME_MIN_AMOUNT: must not exceed AIRTIME_MAX_AMOUNT, which is 100 (received "500")',
+      'HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS, which is 30000 (received "60000")',
+      expect.stringMatching(/^TOPUP_MODE: live mode needs real money-network and carrier providers/),
+    ]);
+  });
+
+  it('leaves a comparison out when one of its variables is itself bad, since that is reported already', () => {
+    expect(problemsOf({ FLOAT_MIN_AMOUNT: 'lots', FLOAT_MAX_AMOUNT: '5' })).toEqual([
+      'FLOAT_MIN_AMOUNT: expected a whole number from 1 to 1000000000 (received "lots")',
+    ]);
+  });
+
+  it('says which URL schemes the store and Redis take, never printing a password', () => {
+    expect(
+      problemsOf({ DATABASE_URL: 'mysql://root:hunter2@db.internal/topup', REDIS_URL: 'http://x' }),
+    ).toEqual([
+      'DATABASE_URL: expected a postgres:// or postgresql:// URL (received "mysql://root:***@db.internal/topup")',
+      'REDIS_URL: expected a redis:// or rediss:// URL (received "http://x")',
+    ]);
+    expect(problemsOf({ REDIS_URL: 'redis//:s3cret@cache' })[0]).not.toContain('s3cret');
+  });
+
+  it('documents every variable it reads in the README’s configuration table, and no other', async () => {
+    const source = await readFile(new URL('config.ts', import.meta.url), 'utf8');
+    const start = source.indexOf('const environmentSchema');
+    const schema = source.slice(start, source.indexOf('\n});', start));
+    // INIT_CWD is set by pnpm, not by an operator.
+    const read = [...schema.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)]
+      .map((match) => match[1])
+      .filter((name) => name !== 'INIT_CWD');
+    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('### Configuration'));
+    const documented = [...table.matchAll(/^\| `([A-Z][A-Z0-9_]+)` +\|/gm)].map((match) => match[1]);
+    expect(read.length).toBeGreaterThan(30);
+    expect([...documented].sort()).toEqual([...read].sort());
   });
 });

@@ -5,7 +5,10 @@ import { isAbsolute, resolve } from 'node:path';
 import type { OpenStoreOptions } from '@topup/ledger';
 import { z } from 'zod';
 
-const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const integer = (min: number, max: number) => {
+  const error = `expected a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
 
 const timeZone = z.string().refine(
   (zone) => {
@@ -19,16 +22,34 @@ const timeZone = z.string().refine(
   { message: 'expected an IANA time zone such as Africa/Nairobi' },
 );
 
+// One entry per attempt: the first attempt is always immediate, so the first entry must say 0 rather
+// than promise a delay that is never made; each later entry is the delay before the next retry.
 const retrySchedule = z
   .string()
   .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'expected seconds separated by commas, e.g. 0,5,300')
-  .transform((text) => text.split(',').map(Number));
+  .transform((text) => text.split(',').map(Number))
+  .refine((schedule) => schedule[0] === 0, {
+    error:
+      'expected 0 first: the first attempt is always immediate, and each later value is the delay ' +
+      'before the next retry, e.g. 0,5,300',
+  });
+
+// How many proxies in front of the server append to X-Forwarded-For: `true` is one, `false` none.
+const trustedProxies = z
+  .string()
+  .regex(/^(true|false|10|[0-9])$/, {
+    error: 'expected false, true (one proxy) or the number of proxies in front of the server, 0 to 10',
+  })
+  .transform((text) => (text === 'true' ? 1 : text === 'false' ? 0 : Number(text)));
 
 const environmentSchema = z.object({
   PORT: integer(0, 65_535).default(8080),
   WORKER_PORT: integer(0, 65_535).default(8081),
   HOST: z.string().min(1).default('127.0.0.1'),
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  TRUST_PROXY: trustedProxies.default(0),
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'expected a postgres:// or postgresql:// URL' })
+    .optional(),
   DATABASE_SCHEMA: z
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a schema name of lower-case letters, digits and underscores')
@@ -38,7 +59,7 @@ const environmentSchema = z.object({
   INIT_CWD: z.string().optional(),
   TOPUP_MODE: z.enum(['sandbox', 'live']).default('sandbox'),
   TZ: timeZone.default('Africa/Nairobi'),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'expected a redis:// or rediss:// URL' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: integer(1_024, 10_485_760).default(1_048_576),
   RATE_LIMIT_PER_SECOND: integer(1, 1_000_000).default(200),
@@ -65,6 +86,41 @@ const environmentSchema = z.object({
   AUTH_FAILURE_WINDOW_SECONDS: integer(1, 86_400).default(60),
 });
 
+/** Pairs of variables where the first must not exceed the second. */
+const ordered = [
+  ['AIRTIME_MIN_AMOUNT', 'AIRTIME_MAX_AMOUNT'],
+  ['FLOAT_MIN_AMOUNT', 'FLOAT_MAX_AMOUNT'],
+  ['HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS'],
+] as const;
+
+// Checks that span variables run even when some variable is bad (`when`), so one start reports every
+// problem; a check whose own variables did not parse says nothing, since those are reported already.
+const checkedEnvironmentSchema = environmentSchema.superRefine(
+  (parsed, ctx) => {
+    const env: Readonly<Record<string, unknown>> = parsed;
+    for (const [low, high] of ordered) {
+      const [lowValue, highValue] = [env[low], env[high]];
+      if (typeof lowValue === 'number' && typeof highValue === 'number' && lowValue > highValue) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [low],
+          message: `must not exceed ${high}, which is ${highValue}`,
+        });
+      }
+    }
+    if (env.TOPUP_MODE === 'live') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TOPUP_MODE'],
+        message:
+          'live mode needs real money-network and carrier providers, and none is configured in this ' +
+          'build; run in sandbox mode (TOPUP_MODE=sandbox) or configure providers',
+      });
+    }
+  },
+  { when: () => true },
+);
+
 export type Environment = z.infer<typeof environmentSchema>;
 
 export interface AmountBounds {
@@ -75,6 +131,11 @@ export interface AmountBounds {
 export interface Config {
   readonly port: number;
   readonly host: string;
+  /**
+   * Proxies in front of the server (0: none, the socket's address is the client's). With one or more, the
+   * client's address is read from X-Forwarded-For, as the outermost of them saw it.
+   */
+  readonly trustedProxies: number;
   /** `pnpm start:worker`'s listener for /healthz and /metrics, on `host` (0: any free port). */
   readonly workerPort: number;
   readonly databaseUrl: string | undefined;
@@ -124,37 +185,27 @@ export class ConfigError extends Error {
   }
 }
 
+/** A value as a problem may show it: a password in a URL (`//user:password@`) is never printed. */
+function shown(value: string | undefined): string {
+  return value === undefined ? 'nothing' : JSON.stringify(value.replace(/(\/\/[^/@:]*:)[^/@]*@/, '$1***@'));
+}
+
 function describe(environment: Record<string, string | undefined>, issue: z.core.$ZodIssue): string {
   const name = issue.path.join('.');
-  const received = environment[name];
-  return `${name}: ${issue.message} (received ${received === undefined ? 'nothing' : JSON.stringify(received)})`;
+  return `${name}: ${issue.message} (received ${shown(environment[name])})`;
 }
 
 /** Reads and validates the configuration; throws a ConfigError listing every bad variable. */
 export function loadConfig(environment: Record<string, string | undefined> = process.env): Config {
   // Empty variables count as unset, as a shell's `VAR=` usually means.
   const present = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== ''));
-  const parsed = environmentSchema.safeParse(present);
+  const parsed = checkedEnvironmentSchema.safeParse(present);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => describe(present, issue)));
   const env = parsed.data;
-  const problems: string[] = [];
-  if (env.AIRTIME_MIN_AMOUNT > env.AIRTIME_MAX_AMOUNT) {
-    problems.push('AIRTIME_MIN_AMOUNT: must not exceed AIRTIME_MAX_AMOUNT');
-  }
-  if (env.FLOAT_MIN_AMOUNT > env.FLOAT_MAX_AMOUNT)
-    problems.push('FLOAT_MIN_AMOUNT: must not exceed FLOAT_MAX_AMOUNT');
-  if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS)
-    problems.push('HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
-  if (env.TOPUP_MODE === 'live') {
-    problems.push(
-      'TOPUP_MODE: live mode needs real money-network and carrier providers, and none is configured in this ' +
-        'build; run in sandbox mode (TOPUP_MODE=sandbox) or configure providers',
-    );
-  }
-  if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: env.PORT,
     host: env.HOST,
+    trustedProxies: env.TRUST_PROXY,
     workerPort: env.WORKER_PORT,
     databaseUrl: env.DATABASE_URL,
     databaseSchema: env.DATABASE_SCHEMA,

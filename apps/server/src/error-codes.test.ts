@@ -428,7 +428,7 @@ describe.each(openTestStores())('limits and outages on $name', (stores) => {
     }
   });
 
-  it('answers a provider silent past PROVIDER_TIMEOUT_MS with 9000 and voids the reservation', async () => {
+  it('answers a provider silent past PROVIDER_TIMEOUT_MS with 9000, voids the reservation and replays it to a keyed retry', async () => {
     const store = await stores.open();
     const submitted: string[] = [];
     const silent: Provider = {
@@ -447,7 +447,8 @@ describe.each(openTestStores())('limits and outages on $name', (stores) => {
     try {
       const { token, account } = await service.createCaller({ float: 100_000n });
       const started = Date.now();
-      const response = await service.call('send_agent_float', { token, json: floatRequest });
+      const headers = { 'Idempotency-Key': 'k-silent' };
+      const response = await service.call('send_agent_float', { token, json: floatRequest, headers });
       expect(Date.now() - started).toBeGreaterThanOrEqual(300);
       expect(response.status).toBe(502);
       const envelope = await envelopeOf(response);
@@ -458,6 +459,11 @@ describe.each(openTestStores())('limits and outages on $name', (stores) => {
       expect(transaction?.state).toBe('cancelled');
       const balance = await service.ledger.balance(account.id, 'float');
       expect(balance).toMatchObject({ availableMinor: 100_000n, pendingMinor: 0n });
+      // The silent provider may have taken it: a retry under the key replays the answer, never submits again.
+      const retry = await service.call('send_agent_float', { token, json: floatRequest, headers });
+      expect(retry.headers.get('idempotency-replayed')).toBe('true');
+      expect((await envelopeOf(retry)).data.errors).toEqual(['the provider did not answer in time']);
+      expect(submitted).toHaveLength(1);
     } finally {
       await service.stop();
       await stores.close(store);

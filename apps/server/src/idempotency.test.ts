@@ -121,6 +121,27 @@ describe.each(openTestStores())('Idempotency-Key on $name', (stores) => {
     expect((await service.ledger.balance(account.id, 'float')).availableMinor).toBe(10_000_000n - 10_000n);
   });
 
+  it('tries a retry afresh after a 9000 from a provider that said it did not take the transaction', async () => {
+    const { token, account } = await service.createCaller({ float: 10_000_000n });
+    const headers = { 'Idempotency-Key': 'k-unavailable' };
+    // Payer numbers ending 0004 find the sandbox provider unavailable: it answers without taking anything.
+    const request = { ...airtime, payment_mobile: '254722000004' };
+    const first = await service.call('buy_airtime', { token, json: request, headers });
+    expect(first.status).toBe(502);
+    expect((await envelopeOf(first)).status.code).toBe('9000');
+
+    const retry = await service.call('buy_airtime', { token, json: request, headers });
+    expect(retry.status).toBe(502);
+    expect(retry.headers.get('idempotency-replayed')).toBeNull();
+    expect(await transactionsOf(account.id)).toBe(2);
+
+    const { rows } = await store.query<{ state: string }>(
+      'SELECT state FROM transactions WHERE account_id = $1',
+      [account.id],
+    );
+    expect(rows.map((row) => row.state)).toEqual(['cancelled', 'cancelled']);
+  });
+
   it('refuses an unusable Idempotency-Key header with 1000', async () => {
     const { token } = await service.createCaller();
     const response = await service.call('buy_airtime', {
@@ -130,5 +151,30 @@ describe.each(openTestStores())('Idempotency-Key on $name', (stores) => {
     });
     expect(response.status).toBe(400);
     expect((await envelopeOf(response)).status.code).toBe('1000');
+  });
+
+  it('refuses a key on a function that does not honour one with 1000, doing nothing', async () => {
+    const { token, account } = await service.createCaller();
+    const endpoint = { url: 'https://hooks.example.com/topup', format: 'json' };
+    for (const attempt of [1, 2]) {
+      const response = await service.call('add_callback_endpoint', {
+        token,
+        json: endpoint,
+        headers: { 'Idempotency-Key': 'endpoint-1' },
+      });
+      expect(`${attempt}: ${response.status}`).toBe(`${attempt}: 400`);
+      const envelope = await envelopeOf(response);
+      expect(envelope.status.code).toBe('1000');
+      expect(envelope.data.errors).toEqual([
+        'Idempotency-Key is honoured only by send_agent_float and buy_airtime, not by ' +
+          'add_callback_endpoint; send the request without it',
+      ]);
+    }
+    expect(await service.ledger.listCallbackEndpoints(account.id)).toEqual([]);
+    const balance = await service.call('get_balance', {
+      token,
+      headers: { 'Idempotency-Key': 'balance-1' },
+    });
+    expect((await envelopeOf(balance)).status.code).toBe('1000');
   });
 });

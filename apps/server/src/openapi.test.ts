@@ -162,4 +162,38 @@ describe.each(openTestStores())('the OpenAPI document on $name', (stores) => {
     expect(documented('get_transaction', '422').safeParse(invalid).error).toBeUndefined();
     expect(documented('get_transaction', '403').safeParse(invalid).success).toBe(false);
   });
+
+  it('describes the real answers of the callback endpoint functions exactly', async () => {
+    const { token } = await service.createCaller();
+    const answer = async (name: string, json: unknown) =>
+      (await service.call(name, { token, json, headers: { Accept: 'application/json' } })).json();
+
+    const added = (await answer('add_callback_endpoint', {
+      url: 'http://127.0.0.1:9/hooks',
+      description: 'ops',
+    })) as { data: { endpoint: { id: string } } };
+    expect(documented('add_callback_endpoint', '200').safeParse(added).error).toBeUndefined();
+    const endpointId = added.data.endpoint.id;
+    const listed = await answer('list_callback_endpoints', {});
+    expect(documented('list_callback_endpoints', '200').safeParse(listed).error).toBeUndefined();
+    // A listed endpoint has no secret: the add answer's schema does not fit it.
+    expect(documented('add_callback_endpoint', '200').safeParse(listed).success).toBe(false);
+    const rotated = await answer('rotate_callback_secret', { endpoint_id: endpointId });
+    expect(documented('rotate_callback_secret', '200').safeParse(rotated).error).toBeUndefined();
+    const deliveries = await answer('list_callback_deliveries', {});
+    expect(documented('list_callback_deliveries', '200').safeParse(deliveries).error).toBeUndefined();
+    const removed = await answer('remove_callback_endpoint', { endpoint_id: endpointId });
+    expect(documented('remove_callback_endpoint', '200').safeParse(removed).error).toBeUndefined();
+  });
+
+  it('documents why a callback endpoint is disabled', () => {
+    const schema = resolved(
+      document,
+      document.paths['/api/list_callback_endpoints']?.post.responses['200']?.content['application/json']
+        ?.schema,
+    );
+    expect(JSON.stringify(schema)).toContain(
+      '"disabled_reason":{"type":"string","description":"Why the endpoint was disabled',
+    );
+  });
 });

@@ -42,7 +42,9 @@ function failuresOf(name: ApiFunctionName, hasParameters: boolean): Failure[] {
     {
       code: '1000',
       httpStatus: 400,
-      when: 'the body cannot be read: unsupported Content-Type, bad syntax, over the size limit, or a malformed Idempotency-Key header',
+      when: money
+        ? 'the body cannot be read: unsupported Content-Type, bad syntax, over the size limit, or a malformed Idempotency-Key header'
+        : 'the body cannot be read: unsupported Content-Type, bad syntax, over the size limit; or an Idempotency-Key header, which only send_agent_float and buy_airtime honour',
     },
     { code: '2000', httpStatus: 405, when: 'any method but POST', headers: ['Allow'] },
     {
@@ -65,7 +67,7 @@ function failuresOf(name: ApiFunctionName, hasParameters: boolean): Failure[] {
     {
       code: '5000',
       httpStatus: 429,
-      when: 'the token is over its rate limit, or its address over its failed-authentication limit',
+      when: 'the token is over its rate limit, or the bearer token failed from an address past its failed-authentication limit',
       headers: ['Retry-After'],
     },
     ...(money

@@ -115,6 +115,21 @@ describe.each(openTestStores())('both operations end to end on $name', (stores) 
     expect((await envelopeOf(jsonAnswer)).status.code).toBe('0000');
   });
 
+  it.each([
+    ['application/xml', 'application/xml; charset=utf-8'],
+    ['text/xml', 'text/xml; charset=utf-8'],
+    ['application/json;q=0.5, application/xml', 'application/xml; charset=utf-8'],
+    ['*/*', 'application/json; charset=utf-8'],
+  ])('answers Accept: %s with Content-Type: %s, success or failure', async (accept, contentType) => {
+    const { token } = await service.createCaller({});
+    const refused = await service.call('send_agent_float', { token, json: {}, headers: { Accept: accept } });
+    expect(refused.headers.get('content-type')).toBe(contentType);
+    expect((await envelopeOf(refused)).status.code).toBe('3000');
+    const balance = await service.call('get_balance', { token, headers: { Accept: accept } });
+    expect(balance.headers.get('content-type')).toBe(contentType);
+    expect((await envelopeOf(balance)).status.code).toBe('0000');
+  });
+
   it('detects network, country and currency from the mobile number', async () => {
     const { token } = await service.createCaller({ float: 10_000_000n });
     const response = await service.call('send_agent_float', {
@@ -176,6 +191,22 @@ describe.each(openTestStores())('both operations end to end on $name', (stores) 
     const expected = Array.from({ length: 20 }, (_, i) => `${9_900 - i * 100}.00`);
     expect([...balances].sort((a, b) => Number(b) - Number(a))).toEqual(expected);
     expect((await service.ledger.balance(account.id, 'float')).availableMinor).toBe(800_000n);
+  });
+
+  it('refuses text XML cannot carry with 3000 before reserving float, even when the answer is XML', async () => {
+    const { token, account } = await service.createCaller({ float: 1_000_000n });
+    for (const name of ['a\u0001b', 'a\u0000b']) {
+      const response = await service.call('send_agent_float', {
+        token,
+        json: { ...floatFields, name },
+        headers: { Accept: 'text/xml' },
+      });
+      expect(response.status).toBe(422);
+      const envelope = await envelopeOf(response);
+      expect(envelope.status.code).toBe('3000');
+      expect(envelope.data.errors).toEqual(["'name is invalid'"]);
+    }
+    expect((await service.ledger.balance(account.id, 'float')).availableMinor).toBe(1_000_000n);
   });
 
   it('answers get_balance with both channels and the balance-found text', async () => {

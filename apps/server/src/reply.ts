@@ -1,7 +1,8 @@
-// Writes an envelope to a Koa response in the negotiated format, with the HTTP status and headers.
+// Writes an envelope to a Koa response in the negotiated format and media type, with the HTTP status
+// and headers.
 
-import { contentTypeOf, encodeJson, encodeXml } from '@topup/envelope';
-import type { Envelope, WireFormat } from '@topup/envelope';
+import { encodeJson, encodeXml } from '@topup/envelope';
+import type { Envelope, ResponseNegotiation } from '@topup/envelope';
 import type { Context } from 'koa';
 
 export interface EncodedReply {
@@ -10,11 +11,15 @@ export interface EncodedReply {
   readonly body: string;
 }
 
-export function encodeReply(envelope: Envelope, format: WireFormat, httpStatus: number): EncodedReply {
+export function encodeReply(
+  envelope: Envelope,
+  negotiated: ResponseNegotiation,
+  httpStatus: number,
+): EncodedReply {
   return {
     httpStatus,
-    contentType: contentTypeOf(format),
-    body: format === 'xml' ? encodeXml(envelope) : encodeJson(envelope),
+    contentType: negotiated.contentType,
+    body: negotiated.format === 'xml' ? encodeXml(envelope) : encodeJson(envelope),
   };
 }
 

@@ -1,7 +1,6 @@
 // The `data` of each function's success answer as zod schemas: the OpenAPI document is generated from
 // them, and the tests check real answers against them (strictly: a field missing from either side fails),
-// so the document cannot drift from the wire. They mirror the types of @topup/envelope. The callback
-// functions' data is described only as an object until it has typed views of its own.
+// so the document cannot drift from the wire. They mirror the types of @topup/envelope.
 
 import type { ApiFunctionName } from '@topup/validation';
 import { z } from 'zod';
@@ -66,7 +65,55 @@ export const airtimeData = z.strictObject({
 
 export const balanceData = z.strictObject({ errors, channels: z.array(channel) });
 
-const anyData = z.looseObject({ errors });
+const isoTime = z.iso.datetime();
+const secret = z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/);
+
+const endpoint = z.strictObject({
+  id: z.string().min(1),
+  url: z.string(),
+  format: z.enum(['json', 'xml']),
+  description: z.string(),
+  enabled: z.enum(['true', 'false']),
+  disabled_reason: z.string().describe('Why the endpoint was disabled; empty while it is enabled.'),
+  created: isoTime,
+});
+
+const attempt = z.strictObject({
+  attempted: isoTime,
+  http_status: digits,
+  duration_ms: digits,
+  outcome: z.enum(['delivered', 'retry', 'failed', 'endpoint_gone']),
+  response_excerpt: z.string(),
+  error: z.string(),
+});
+
+const delivery = z.strictObject({
+  id: z.string().min(1),
+  endpoint_id: z.string().min(1),
+  reference: z.string().min(1),
+  status: z.enum(['pending', 'delivered', 'failed']),
+  created: isoTime,
+  next_attempt: z.union([isoTime, z.literal('')]),
+  delivered: z.union([isoTime, z.literal('')]),
+  last_error: z.string(),
+  attempts: z.array(attempt),
+});
+
+export const addedEndpointData = z.strictObject({
+  errors,
+  endpoint: endpoint.extend({ secret }),
+});
+export const endpointsData = z.strictObject({ errors, endpoints: z.array(endpoint) });
+export const removedEndpointData = z.strictObject({ errors, endpoint: z.strictObject({ id: z.string() }) });
+export const rotatedSecretData = z.strictObject({
+  errors,
+  endpoint: z.strictObject({ id: z.string(), secret, previous_secret_valid_for: digits }),
+});
+export const resentData = z.strictObject({
+  errors,
+  resend: z.strictObject({ reference: z.string(), queued: digits }),
+});
+export const deliveriesData = z.strictObject({ errors, deliveries: z.array(delivery) });
 
 /** The success `data` of each function. */
 export const successDataSchemas: Readonly<Record<ApiFunctionName, z.ZodType>> = {
@@ -74,10 +121,10 @@ export const successDataSchemas: Readonly<Record<ApiFunctionName, z.ZodType>> = 
   buy_airtime: airtimeData,
   get_balance: balanceData,
   get_transaction: z.union([agentFloatData, airtimeData]),
-  add_callback_endpoint: anyData,
-  list_callback_endpoints: anyData,
-  remove_callback_endpoint: anyData,
-  rotate_callback_secret: anyData,
-  resend_callback: anyData,
-  list_callback_deliveries: anyData,
+  add_callback_endpoint: addedEndpointData,
+  list_callback_endpoints: endpointsData,
+  remove_callback_endpoint: removedEndpointData,
+  rotate_callback_secret: rotatedSecretData,
+  resend_callback: resentData,
+  list_callback_deliveries: deliveriesData,
 };

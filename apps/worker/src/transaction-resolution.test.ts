@@ -166,17 +166,20 @@ describe.each(testStoreKinds())('transaction resolution on %s', (kind) => {
     await ledger.cancel(transaction.reference, { reason: TIMEOUT_REASON });
     const worker = start(provider);
 
-    await eventually('the late result to be acknowledged', async () => {
-      const { rows } = await store.query<{ acknowledged_at: Date | null }>(
-        'SELECT acknowledged_at FROM provider_simulator_jobs WHERE reference = $1',
+    await eventually('the late result to be taken', async () => {
+      const { rows } = await store.query(
+        'SELECT reference FROM provider_simulator_jobs WHERE reference = $1',
         [transaction.reference],
       );
-      return rows[0]?.acknowledged_at ?? undefined;
+      return rows.length === 0 ? true : undefined;
     });
     expect(await ledger.findTransaction(transaction.reference)).toMatchObject({
       state: 'cancelled',
       cancelReason: TIMEOUT_REASON,
     });
+    expect(await ledger.listUnappliedResolutions({ reference: transaction.reference })).toEqual([
+      expect.objectContaining({ asked: 'completed', state: 'cancelled' }),
+    ]);
     expect(await worker.metrics.getSingleMetricAsString('topup_provider_results_total')).toContain(
       'topup_provider_results_total{outcome="completed",applied="false"} 1',
     );

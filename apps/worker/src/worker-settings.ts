@@ -12,7 +12,11 @@ export interface WorkerSettings {
   readonly mode: 'sandbox' | 'live';
   /** A transaction still requested this long after it was made is cancelled. */
   readonly transactionTimeoutSeconds: number;
-  /** Delay before each callback attempt, in seconds; the first is usually 0. */
+  /**
+   * The callback schedule in seconds, one entry per attempt: the first is 0, since the first attempt is
+   * made as soon as the callback is written; each later entry is the delay after a failed attempt before
+   * the next. The Standard Webhooks schedule is `0, 5, 300, …`.
+   */
   readonly retryScheduleSeconds: readonly number[];
   /**
    * The least wait before retrying after a 429 or a timeout, in seconds (default 60, whatever the schedule;
@@ -87,13 +91,20 @@ function defaultWorkerId(): string {
 
 /**
  * Fills in the defaults and derived values.
- * @throws RangeError when a number is not positive or the retry schedule is empty or negative.
+ * @throws RangeError when a number is not positive, or the retry schedule is empty, negative, or does
+ * not start with 0.
  */
 export function resolveWorkerSettings(settings: WorkerSettings): ResolvedWorkerSettings {
   const schedule = settings.retryScheduleSeconds;
   if (schedule.length === 0 || schedule.some((delay) => !Number.isFinite(delay) || delay < 0)) {
     throw new RangeError(
       `Expected a retry schedule of one or more non-negative seconds (e.g. ${STANDARD_WEBHOOKS_RETRY_SCHEDULE_SECONDS.join(',')}), received ${JSON.stringify(schedule)}.`,
+    );
+  }
+  // A first entry other than 0 would promise a delay the worker never makes.
+  if (schedule[0] !== 0) {
+    throw new RangeError(
+      `Expected a retry schedule starting with 0, the immediate first attempt (e.g. ${STANDARD_WEBHOOKS_RETRY_SCHEDULE_SECONDS.join(',')}), received ${JSON.stringify(schedule)}.`,
     );
   }
   const slowDownFloorSeconds = settings.slowDownFloorSeconds ?? SLOW_DOWN_FLOOR_SECONDS;

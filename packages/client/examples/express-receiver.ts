@@ -12,8 +12,9 @@ export function expressCallbackApp(
   onEvent: (event: CallbackEvent) => Promise<void>,
 ): Express {
   const app = express();
-  // express.raw keeps the body as the exact bytes received (none at all: no Buffer).
-  app.post('/topup/callbacks', express.raw({ type: () => true }), async (req, res) => {
+  // express.raw keeps the body as the exact bytes received (none at all: no Buffer), and answers 413
+  // to one over 1 MiB: a callback is a few kilobytes.
+  app.post('/topup/callbacks', express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
     const rawBody: unknown = req.body;
     let event: CallbackEvent;
     try {

@@ -27,6 +27,14 @@ describe('callbackAnswer', () => {
     });
   });
 
+  it('answers XML under the media type Accept names, application/xml included', () => {
+    expect(callbackAnswer('application/xml')).toStrictEqual({
+      status: 200,
+      contentType: 'application/xml; charset=utf-8',
+      body: `<?xml version="1.0" encoding="utf-8"?><xml>${status}</xml>`,
+    });
+  });
+
   it('treats an empty Accept, as Koa reports a missing one, as JSON', () => {
     expect(callbackAnswer('').contentType).toBe('application/json; charset=utf-8');
     expect(callbackAnswer(null).contentType).toBe('application/json; charset=utf-8');

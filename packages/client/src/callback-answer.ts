@@ -2,7 +2,7 @@
 // `Callback processed`, no `data`, in the format the callback's `Accept` header names (spec, Callback
 // response).
 
-import { callbackResponse, contentTypeOf, encodeJson, encodeXml, responseFormat } from '@topup/envelope';
+import { callbackResponse, encodeJson, encodeXml, negotiateResponse } from '@topup/envelope';
 
 /**
  * An HTTP answer to send back for a callback.
@@ -22,22 +22,24 @@ export interface CallbackAnswer {
 }
 
 /**
- * The answer to a processed callback, in the format its `Accept` header asks for (JSON by default).
+ * The answer to a processed callback, in the format and media type its `Accept` header asks for (JSON
+ * by default).
  *
  * @example
  * ```ts
  * import { callbackAnswer } from '@topup/client';
  *
  * callbackAnswer('text/xml').contentType; // 'text/xml; charset=utf-8'
+ * callbackAnswer('application/xml').contentType; // 'application/xml; charset=utf-8'
  * callbackAnswer(undefined).contentType; // 'application/json; charset=utf-8'
  * ```
  */
 export function callbackAnswer(accept?: string | null): CallbackAnswer {
-  const format = responseFormat(accept ?? undefined);
+  const { format, contentType } = negotiateResponse(accept ?? undefined);
   const message = callbackResponse();
   return {
     status: 200,
-    contentType: contentTypeOf(format),
+    contentType,
     body: format === 'xml' ? encodeXml(message) : encodeJson(message),
   };
 }

@@ -1,26 +1,37 @@
-// The README's examples are files under examples/: this test checks that each block the README marks
-// is exactly that file, then runs the files, so the text a reader copies is code that compiles and works.
+// The README's examples are files under examples/: this test checks that every TypeScript block in the
+// README is one of them, exactly, then runs the files, so the text a reader copies is code that compiles
+// (examples/ is part of the package's typecheck) and works.
 
 import { readFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { encodeJson, success } from '@topup/envelope';
+import { cancellationCallback, encodeJson, success } from '@topup/envelope';
 import { openStore } from '@topup/ledger';
 import { generateSecret, signCallback } from '@topup/signing';
 import { startTestService } from '@topup/server/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { callbackReceiver } from '../examples/callback-receiver.js';
+import { topupClient } from '../examples/create-client.js';
+import { sendFloat } from '../examples/errors.js';
 import { expressCallbackApp } from '../examples/express-receiver.js';
+import { handleEvent, outcomes } from '../examples/handle-event.js';
 import { koaCallbackApp } from '../examples/koa-receiver.js';
+import { buyForOrder } from '../examples/results.js';
+import { createClient } from './create-client.js';
 import type { CallbackEvent } from './parse-callback.js';
-import { airtimeData } from './testing/sample-data.js';
+import { parseCallback } from './parse-callback.js';
+import { agentFloatData, airtimeData } from './testing/sample-data.js';
 
 const packageRoot = new URL('../', import.meta.url);
 const marker = /<!-- example: (\S+) -->\s*```ts\n([\s\S]*?)```/g;
 
+async function readme(): Promise<string> {
+  return readFile(new URL('README.md', packageRoot), 'utf8');
+}
+
 async function readmeExamples(): Promise<Map<string, string>> {
-  const readme = await readFile(new URL('README.md', packageRoot), 'utf8');
-  return new Map([...readme.matchAll(marker)].map((match) => [match[1] ?? '', match[2] ?? '']));
+  return new Map([...(await readme()).matchAll(marker)].map((match) => [match[1] ?? '', match[2] ?? '']));
 }
 
 afterEach(() => {
@@ -33,13 +44,90 @@ describe('README', () => {
     const examples = await readmeExamples();
     expect([...examples.keys()].sort()).toStrictEqual([
       'examples/callback-receiver.ts',
+      'examples/create-client.ts',
+      'examples/errors.ts',
       'examples/express-receiver.ts',
+      'examples/handle-event.ts',
       'examples/koa-receiver.ts',
       'examples/quick-start.ts',
+      'examples/results.ts',
     ]);
     for (const [path, shown] of examples) {
       expect(shown, `the README block of ${path}`).toBe(await readFile(new URL(path, packageRoot), 'utf8'));
     }
+  });
+
+  it('has no TypeScript block that is not an example file, so none goes uncompiled', async () => {
+    const blocks = (await readme()).match(/```(?:ts|typescript|tsx)\n/g) ?? [];
+    expect(blocks).toHaveLength((await readmeExamples()).size);
+  });
+
+  it('creates the client with every option written out, sending to the base URL with the token', async () => {
+    const sent: { url: string; authorization: string | null }[] = [];
+    vi.stubGlobal('fetch', (url: string | URL, init?: RequestInit) => {
+      sent.push({ url: String(url), authorization: new Headers(init?.headers).get('authorization') });
+      const answer = encodeJson(success('Balance found', { channels: [] }));
+      return Promise.resolve(
+        new Response(answer, { headers: { 'Content-Type': 'application/json; charset=utf-8' } }),
+      );
+    });
+    try {
+      const topup = topupClient('tk_test_readme');
+      expect((await topup.getBalance()).channels).toStrictEqual([]);
+      expect(sent).toStrictEqual([
+        { url: 'https://topup.example.com/api/get_balance', authorization: 'Bearer tk_test_readme' },
+      ]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('runs the results and errors examples against the real service', { timeout: 60_000 }, async () => {
+    const store = await openStore({ dataDir: 'memory://' });
+    const service = await startTestService(store);
+    try {
+      const funded = await service.createCaller({ float: 100_000n });
+      const topup = createClient({ baseUrl: service.url, token: funded.token, retries: 0 });
+
+      const first = await buyForOrder(topup, '1042', '254733000123');
+      expect(first).toStrictEqual({
+        reference: expect.stringMatching(/^TX[A-Z0-9]+$/) as string,
+        balance: expect.stringMatching(/^\d+\.\d{2}$/) as string,
+        message: 'Airtime purchase requested',
+        requestId: expect.stringMatching(/^req_/) as string,
+        replayed: false,
+        idempotencyKey: 'order-1042',
+      });
+      const again = await buyForOrder(topup, '1042', '254733000123');
+      expect(again).toMatchObject({ reference: first.reference, replayed: true });
+
+      expect(await sendFloat(topup, '254712345678', 100)).toMatch(/^Sent: TX[A-Z0-9]+$/);
+      expect(await sendFloat(topup, '254712345678', 5_000)).toBe('Top up the Agent Float channel first.');
+      expect(await sendFloat(topup, '2547', 100)).toMatch(/^Fix the request: .*mobile/);
+    } finally {
+      await service.stop();
+      await store.close();
+    }
+  });
+
+  it('handles each callback once, recording completions and cancellations by reference', async () => {
+    const secret = generateSecret();
+    const timestamp = Math.floor(Date.now() / 1000);
+    const eventOf = (id: string, body: string) =>
+      parseCallback(body, signCallback({ secrets: [secret], id, timestamp, body }), [secret]);
+    const completed = encodeJson(success('Airtime delivered', airtimeData('TXHANDLED01')));
+    const cancelled = encodeJson(
+      cancellationCallback('send_agent_float', ['payment declined'], agentFloatData('TXHANDLED02')),
+    );
+
+    await handleEvent(eventOf('cb_handled_1', completed));
+    await handleEvent(eventOf('cb_handled_2', cancelled));
+    expect(outcomes.get('TXHANDLED01')).toStrictEqual({ kind: 'completed', detail: 'Airtime delivered' });
+    expect(outcomes.get('TXHANDLED02')).toStrictEqual({ kind: 'cancelled', detail: 'payment declined' });
+    // A retry of the first callback after the record changed is dropped by its id.
+    outcomes.set('TXHANDLED01', { kind: 'completed', detail: 'settled' });
+    await handleEvent(eventOf('cb_handled_1', completed));
+    expect(outcomes.get('TXHANDLED01')).toStrictEqual({ kind: 'completed', detail: 'settled' });
   });
 
   it('runs the quick start against the real service', { timeout: 60_000 }, async () => {
@@ -139,4 +227,88 @@ describe('README', () => {
       }
     },
   );
+
+  it.each(receivers)(
+    'has the %s callback receiver answer 413 to a body over 1 MiB, declared or chunked, acting on none',
+    { timeout: 30_000 },
+    async (_name, start) => {
+      const secret = generateSecret();
+      const events: CallbackEvent[] = [];
+      const receiver = await start([secret], (event) => {
+        events.push(event);
+        return Promise.resolve();
+      });
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/topup/callbacks`;
+      const mebibyte = 1024 * 1024;
+      try {
+        expect(await postBytes(url, mebibyte + 1, 'declared')).toBe(413);
+        expect(await postBytes(url, 2 * mebibyte, 'chunked')).toBe(413);
+        expect(await postBytes(url, 10 * mebibyte, 'chunked')).toBe(413);
+        // At the bound the body is read and verified: refused as unsigned, not as too large.
+        expect(await postBytes(url, mebibyte, 'declared')).toBe(400);
+        expect(await postBytes(url, mebibyte, 'chunked')).toBe(400);
+        expect(events).toStrictEqual([]);
+
+        // And it still takes a signed callback afterwards.
+        const body = encodeJson(success('Airtime delivered', airtimeData('TXAFTER413')));
+        const timestamp = Math.floor(Date.now() / 1000);
+        const signed = signCallback({ secrets: [secret], id: 'cb_after_413', timestamp, body });
+        const taken = await fetch(url, {
+          method: 'POST',
+          headers: { ...signed, 'Content-Type': 'application/json' },
+          body,
+        });
+        expect(taken.status).toBe(200);
+        expect(events.map((event) => event.transaction.reference)).toStrictEqual(['TXAFTER413']);
+      } finally {
+        receiver.closeAllConnections();
+        await new Promise<void>((resolve) => {
+          receiver.close(() => {
+            resolve();
+          });
+        });
+      }
+    },
+  );
 });
+
+/**
+ * POSTs `size` bytes of JSON-ish filler, with a Content-Length or chunked, and resolves with the status
+ * answered. A receiver may answer and close before the whole body is sent; a write error after the
+ * answer is expected then and ignored, one before it fails the request.
+ */
+function postBytes(url: string, size: number, framing: 'declared' | 'chunked'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        headers: {
+          'Content-Type': 'application/json',
+          ...(framing === 'declared' ? { 'Content-Length': String(size) } : {}),
+        },
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
+    request.on('error', reject);
+    request.setTimeout(20_000, () => request.destroy(new Error(`no answer within 20 s to ${size} bytes`)));
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    let sent = 0;
+    const write = (): void => {
+      while (sent < size) {
+        const piece = chunk.subarray(0, Math.min(chunk.length, size - sent));
+        sent += piece.length;
+        if (!request.write(piece)) {
+          request.once('drain', write);
+          return;
+        }
+      }
+      request.end();
+    };
+    write();
+  });
+}

@@ -326,7 +326,8 @@ export interface BalanceData {
 export type CallbackFormat = 'json' | 'xml';
 
 /**
- * A callback endpoint as `add_callback_endpoint` and `list_callback_endpoints` show it.
+ * A callback endpoint as `add_callback_endpoint` and `list_callback_endpoints` show it. A disabled
+ * endpoint (`enabled` "false") says why in `disabled_reason`, e.g. that its receiver answered HTTP 410.
  *
  * @example
  * ```ts
@@ -338,6 +339,7 @@ export type CallbackFormat = 'json' | 'xml';
  *   format: 'json',
  *   description: 'production',
  *   enabled: 'true',
+ *   disabled_reason: '',
  *   created: '2025-11-21 14:05:09',
  * };
  * ```
@@ -349,6 +351,8 @@ export interface CallbackEndpointView {
   description: string;
   /** "true" or "false". */
   enabled: string;
+  /** Why the endpoint was disabled, e.g. "the receiver answered HTTP 410"; empty while it is enabled. */
+  disabled_reason: string;
   created: string;
 }
 
@@ -426,6 +430,7 @@ export interface CallbackDeliveryView {
  *     format: 'json',
  *     description: 'production',
  *     enabled: 'true',
+ *     disabled_reason: '',
  *     created: '2025-11-21 14:05:09',
  *     secret: 'whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=',
  *   },

@@ -59,7 +59,7 @@ function readStatus(status: unknown): ReadStatus {
 }
 
 function isFailureCode(code: unknown): code is FailureCode {
-  return typeof code === 'string' && Object.hasOwn(statusCodes, code);
+  return typeof code === 'string' && Object.hasOwn(statusCodes, code) && code !== '0000';
 }
 
 function readErrors(errors: unknown): string[] {

@@ -1,5 +1,6 @@
 // The public API of @topup/envelope: status codes, the data model of success responses, envelope
-// builders, the JSON and XML codecs, request encoding and safe request decoding, and content negotiation.
+// builders, the JSON and XML codecs, request encoding and safe request decoding, content negotiation, and
+// the rule of which characters XML can carry.
 
 export {
   alternateHttpStatus,
@@ -69,4 +70,12 @@ export {
   type RequestFields,
 } from './request-encoding.js';
 export { requestLimits, responseLimits, type DecodingLimits } from './limits.js';
-export { contentTypeOf, requestFormat, responseFormat, type WireFormat } from './negotiation.js';
+export { firstNonXmlChar } from './xml-text.js';
+export {
+  contentTypeOf,
+  negotiateResponse,
+  requestFormat,
+  responseFormat,
+  type ResponseNegotiation,
+  type WireFormat,
+} from './negotiation.js';

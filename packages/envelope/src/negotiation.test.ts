@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { contentTypeOf, requestFormat, responseFormat, type WireFormat } from './negotiation.js';
+import {
+  contentTypeOf,
+  negotiateResponse,
+  requestFormat,
+  responseFormat,
+  type WireFormat,
+} from './negotiation.js';
 
 describe('responseFormat', () => {
   it.each<[string | undefined, WireFormat]>([
@@ -33,6 +39,40 @@ describe('responseFormat', () => {
     ['text/xml ; q=0.9 , application/json ; q=0.3', 'xml'],
   ])('answers Accept %j in %s', (accept, format) => {
     expect(responseFormat(accept)).toBe(format);
+  });
+});
+
+describe('negotiateResponse', () => {
+  const json = 'application/json; charset=utf-8';
+  const textXml = 'text/xml; charset=utf-8';
+  const applicationXml = 'application/xml; charset=utf-8';
+
+  it.each<[string | undefined, string]>([
+    [undefined, json],
+    ['application/json', json],
+    ['text/xml', textXml],
+    ['application/xml', applicationXml],
+    ['APPLICATION/XML; charset=utf-8', applicationXml],
+    ['application/xml, text/xml', applicationXml],
+    ['text/xml, application/xml', textXml],
+    ['text/xml;q=0.5, application/xml', applicationXml],
+    ['application/xml;q=0.2, text/xml;q=0.7, application/json;q=0.5', textXml],
+    ['text/*', textXml],
+    ['application/json;q=0, */*', textXml],
+    ['application/json;q=0, application/*', applicationXml],
+    ['application/json;q=0, text/xml;q=0, */*', applicationXml],
+    ['application/*', json],
+    ['text/html', json],
+  ])('answers Accept %j with Content-Type %j', (accept, contentType) => {
+    expect(negotiateResponse(accept).contentType).toBe(contentType);
+  });
+
+  it('picks the format responseFormat gives, and a Content-Type requestFormat reads back as it', () => {
+    for (const accept of ['application/xml', 'text/xml', 'application/json', '*/*', 'text/*', 'x']) {
+      const { format, contentType } = negotiateResponse(accept);
+      expect(format).toBe(responseFormat(accept));
+      expect(requestFormat(contentType)).toBe(format);
+    }
   });
 });
 

@@ -1,6 +1,7 @@
-// Which wire format a request is written in (`Content-Type`) and which one the answer should use
-// (`Accept`). JSON is the default both ways (spec, Headers). XML is offered as `text/xml` and
-// `application/xml`; media types match case-insensitively and parameters such as `charset` are allowed.
+// Which wire format a request is written in (`Content-Type`) and which one the answer should use, under
+// which media type (`Accept`). JSON is the default both ways (spec, Headers). XML is offered as
+// `text/xml` and `application/xml`, and answered under the one the client asked for; media types match
+// case-insensitively and parameters such as `charset` are allowed.
 
 /**
  * A body format of the API: JSON (the default) or XML.
@@ -9,18 +10,37 @@
  * ```ts
  * import { contentTypeOf, responseFormat, type WireFormat } from '@topup/envelope';
  *
- * const format: WireFormat = responseFormat('application/xml');
+ * const format: WireFormat = responseFormat('text/xml');
  * contentTypeOf(format); // 'text/xml; charset=utf-8'
  * ```
  */
 export type WireFormat = 'json' | 'xml';
+
+/**
+ * How to answer a request: the body format and the `Content-Type` to send it with, as its `Accept`
+ * header negotiates them.
+ *
+ * @example
+ * ```ts
+ * import { negotiateResponse, type ResponseNegotiation } from '@topup/envelope';
+ *
+ * const answer: ResponseNegotiation = negotiateResponse('application/xml');
+ * answer; // { format: 'xml', contentType: 'application/xml; charset=utf-8' }
+ * ```
+ */
+export interface ResponseNegotiation {
+  readonly format: WireFormat;
+  /** The media type of the range that won, with `; charset=utf-8`. */
+  readonly contentType: string;
+}
 
 const mediaTypesOf: Readonly<Record<WireFormat, readonly string[]>> = {
   json: ['application/json'],
   xml: ['text/xml', 'application/xml'],
 };
 
-// Our preference when the client's ranking ties.
+// Our preference when the client's ranking ties, by format and, within XML, by media type: `text/xml`
+// is the spec's name for XML.
 const formatsInPreference: readonly WireFormat[] = ['json', 'xml'];
 
 interface MediaRange {
@@ -35,11 +55,44 @@ const token = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 const qualityValue = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
 
 /**
- * The format of the answer for an `Accept` header. Each format takes the quality of the most specific
- * range that matches one of its media types (`application/json` over `application/*` over the full
- * wildcard);
- * the highest quality wins, then the range the client listed first, then JSON. Missing, empty,
- * unparsable or nothing acceptable: JSON, the spec's default.
+ * The format and `Content-Type` of the answer for an `Accept` header. Each media type we answer in takes
+ * the quality of the most specific range that matches it (`application/json` over `application/*` over
+ * the full wildcard); the highest quality wins, then the range the client listed first, then JSON, then
+ * `text/xml`. So XML goes out as `application/xml` when that is what the client's winning range named
+ * (`application/xml`, or `application/*` with JSON refused), and as `text/xml` otherwise. Missing,
+ * empty, unparsable or nothing acceptable: JSON, the spec's default.
+ *
+ * @example
+ * ```ts
+ * import { negotiateResponse } from '@topup/envelope';
+ *
+ * negotiateResponse('application/xml'); // { format: 'xml', contentType: 'application/xml; charset=utf-8' }
+ * negotiateResponse('text/xml, application/xml'); // { format: 'xml', contentType: 'text/xml; charset=utf-8' }
+ * negotiateResponse(undefined); // { format: 'json', contentType: 'application/json; charset=utf-8' }
+ * ```
+ */
+export function negotiateResponse(accept: string | undefined): ResponseNegotiation {
+  const ranges = parseAccept(accept ?? '');
+  let best: { format: WireFormat; mediaType: string; quality: number; order: number } | undefined;
+  for (const format of formatsInPreference) {
+    for (const mediaType of mediaTypesOf[format]) {
+      const range = mostSpecificMatch(ranges, mediaType);
+      if (range === undefined || range.quality === 0) continue;
+      if (
+        best === undefined ||
+        range.quality > best.quality ||
+        (range.quality === best.quality && range.order < best.order)
+      ) {
+        best = { format, mediaType, quality: range.quality, order: range.order };
+      }
+    }
+  }
+  if (best === undefined) return { format: 'json', contentType: contentTypeOf('json') };
+  return { format: best.format, contentType: withCharset(best.mediaType) };
+}
+
+/**
+ * The format of the answer for an `Accept` header, as `negotiateResponse` picks it.
  *
  * @example
  * ```ts
@@ -51,22 +104,7 @@ const qualityValue = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
  * ```
  */
 export function responseFormat(accept: string | undefined): WireFormat {
-  const ranges = parseAccept(accept ?? '');
-  let best: { format: WireFormat; quality: number; order: number } | undefined;
-  for (const format of formatsInPreference) {
-    for (const mediaType of mediaTypesOf[format]) {
-      const range = mostSpecificMatch(ranges, mediaType);
-      if (range === undefined || range.quality === 0) continue;
-      if (
-        best === undefined ||
-        range.quality > best.quality ||
-        (range.quality === best.quality && range.order < best.order)
-      ) {
-        best = { format, quality: range.quality, order: range.order };
-      }
-    }
-  }
-  return best?.format ?? 'json';
+  return negotiateResponse(accept).format;
 }
 
 // Content types that say nothing about the body: like a missing header, they mean JSON, the spec's
@@ -100,7 +138,9 @@ export function requestFormat(contentType: string | undefined): WireFormat | und
 }
 
 /**
- * The `Content-Type` header of a body in `format`.
+ * The `Content-Type` header of a body in `format` sent with no `Accept` to follow, such as a request or
+ * a callback: XML is `text/xml`, the spec's name for it. To answer a request, use `negotiateResponse`,
+ * which keeps the XML media type the client asked for.
  *
  * @example
  * ```ts
@@ -111,7 +151,11 @@ export function requestFormat(contentType: string | undefined): WireFormat | und
  * ```
  */
 export function contentTypeOf(format: WireFormat): string {
-  return format === 'json' ? 'application/json; charset=utf-8' : 'text/xml; charset=utf-8';
+  return withCharset(format === 'json' ? 'application/json' : 'text/xml');
+}
+
+function withCharset(mediaType: string): string {
+  return `${mediaType}; charset=utf-8`;
 }
 
 function parseAccept(accept: string): MediaRange[] {

@@ -134,6 +134,28 @@ describe('decodeXmlRequest', () => {
     });
   });
 
+  it.each<[string, string, string]>([
+    ['a NUL', '<xml><name>a\u0000b</name></xml>', 'U+0000 at character 13'],
+    ['a C0 control', '<xml><name>a\u0001b</name></xml>', 'U+0001 at character 13'],
+    ['a form feed in a comment', '<xml><!-- \f --></xml>', 'U+000C at character 11'],
+    ['a lone high surrogate', '<xml><note>\uD83D</note></xml>', 'U+D83D at character 12'],
+    [
+      'a lone low surrogate after a pair',
+      '<xml><note>\uD83D\uDE00\uDE00</note></xml>',
+      'U+DE00 at character 14',
+    ],
+    ['U+FFFF', '<xml><note>\uFFFF</note></xml>', 'U+FFFF at character 12'],
+  ])('refuses %s written raw in the document, saying which character and where', (_case, body, where) => {
+    expect(problemOf(decodeXmlRequest(body))).toBe(
+      `Expected only characters XML can carry, received ${where}.`,
+    );
+  });
+
+  it('accepts every character XML can carry, a surrogate pair and U+FFFD included', () => {
+    const note = 'tab\t lf\n \u0020 \uD7FF \uE000 \uFFFD \uD83D\uDE00 \u{10FFFF}';
+    expect(decodeXmlRequest(`<xml><note>${note}</note></xml>`)).toStrictEqual({ ok: true, value: { note } });
+  });
+
   it('reads a field with child elements as a nested object', () => {
     expect(decodeXmlRequest('<xml><payment><mobile>1</mobile></payment></xml>')).toStrictEqual({
       ok: true,
@@ -193,9 +215,28 @@ describe('decodeXmlRequest', () => {
     ],
     ['a declaration that is not first', ' <?xml version="1.0"?><xml/>', /no processing instruction/],
     ['a PI inside the root', '<xml><?php echo 1; ?></xml>', /no processing instruction/],
-    ['a field named __proto__', '<xml><__proto__>1</__proto__></xml>', /prototype pollution/],
   ])('refuses %s with a problem', (_case, text, message) => {
     expect(problemOf(decodeXmlRequest(text))).toMatch(message);
+  });
+
+  it.each([
+    ['<xml><__proto__>1</__proto__></xml>', '__proto__'],
+    ['<xml><constructor>1</constructor></xml>', 'constructor'],
+    ['<xml><payment><prototype/></payment></xml>', 'prototype'],
+    ['<__proto__><mobile>1</mobile></__proto__>', '__proto__'],
+  ])('refuses %s in its own words, before the XML parser can', (body, name) => {
+    expect(problemOf(decodeXmlRequest(body))).toBe(
+      `Expected XML element names that are not __proto__, constructor or prototype, received <${name}>.`,
+    );
+  });
+
+  it('reads __proto__ as an attribute name or inside a longer element name as anything else', () => {
+    expect(
+      decodeXmlRequest('<xml><note __proto__="x">1</note><my__proto__>2</my__proto__></xml>'),
+    ).toStrictEqual({
+      ok: true,
+      value: { note: '1', my__proto__: '2' },
+    });
   });
 
   it('refuses a body over the size limit', () => {

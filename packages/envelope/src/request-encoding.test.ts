@@ -5,9 +5,9 @@ import { encodeJsonRequest, encodeXmlRequest, type RequestFields } from './reque
 
 const declaration = '<?xml version="1.0" encoding="utf-8"?>';
 
-// fast-xml-parser refuses tags that could pollute prototypes, so those are no field names.
-const refusedByParser = new Set(['__proto__', 'constructor', 'prototype']);
-const fieldName = fc.stringMatching(/^[a-z_][a-z0-9_]{0,9}$/).filter((name) => !refusedByParser.has(name));
+// The XML reader refuses element names that could pollute prototypes, so those are no field names.
+const refusedByReader = new Set(['__proto__', 'constructor', 'prototype']);
+const fieldName = fc.stringMatching(/^[a-z_][a-z0-9_]{0,9}$/).filter((name) => !refusedByReader.has(name));
 const markup = fc.constantFrom('<', '>', '&', '"', "'", ']]>', '&amp;', '\r', '\n', '\r\n', '\t', ' ');
 const xmlChar = fc
   .integer({ min: 0x20, max: 0x10ffff })

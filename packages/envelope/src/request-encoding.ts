@@ -4,7 +4,7 @@
 // escaped exactly as the response encoder escapes it.
 
 import { describeValue } from './value-description.js';
-import { escapeXmlText, firstNonXmlChar } from './xml-text.js';
+import { codePointLabel, escapeXmlText, firstNonXmlChar } from './xml-text.js';
 
 /**
  * A value of one request field: text, or a number written as the caller gave it.
@@ -76,8 +76,9 @@ export function encodeXmlRequest(fields: RequestFields): string {
     const text = String(value);
     const forbidden = firstNonXmlChar(text);
     if (forbidden !== undefined) {
-      const codePoint = (forbidden.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
-      throw new TypeError(`Expected text XML can carry in ${name}, received the character U+${codePoint}.`);
+      throw new TypeError(
+        `Expected text XML can carry in ${name}, received the character ${codePointLabel(forbidden)}.`,
+      );
     }
     return `<${name}>${escapeXmlText(text)}</${name}>`;
   });

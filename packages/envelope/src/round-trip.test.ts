@@ -22,12 +22,12 @@ const jsonText = fc.string({ unit: fc.oneof(markup, anyCodePoint, astral, loneSu
 const xmlText = fc.string({ unit: fc.oneof(markup, anyCodePoint.filter(isXmlChar), astral), maxLength: 12 });
 
 // Names the shape rules give a meaning to (lists, channels, balances) are generated on purpose below.
-// fast-xml-parser refuses tags that could pollute prototypes, so those are no field names either.
+// The XML reader refuses element names that could pollute prototypes, so those are no field names either.
 const reserved = new Set(['errors', 'channels', 'endpoints', 'deliveries', 'attempts', 'channel', 'balance']);
-const refusedByParser = new Set(['__proto__', 'constructor', 'prototype']);
+const refusedByReader = new Set(['__proto__', 'constructor', 'prototype']);
 const fieldName = fc
   .stringMatching(/^[a-z_][a-z0-9_]{0,9}$/)
-  .filter((name) => !reserved.has(name) && !refusedByParser.has(name));
+  .filter((name) => !reserved.has(name) && !refusedByReader.has(name));
 
 const balance = fc
   .tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 24n }), fc.integer({ min: 0, max: 99 }))

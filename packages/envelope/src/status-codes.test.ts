@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { alternateHttpStatus, failureMessage, statusCodes, type FailureCode } from './status-codes.js';
+import {
+  alternateHttpStatus,
+  failureMessage,
+  statusCodes,
+  successMessages,
+  type FailureCode,
+} from './status-codes.js';
 
 // Written from the spec's Errors table and DESIGN.md section 5, not from the table under test.
 const expected: [FailureCode, string, number][] = [
@@ -15,12 +21,22 @@ const expected: [FailureCode, string, number][] = [
 ];
 
 describe('the status-code table', () => {
+  it('lists 0000 as SUCCESS with the balance-found text the spec gives it, and HTTP 200', () => {
+    expect(statusCodes['0000']).toStrictEqual({
+      code: '0000',
+      type: 'SUCCESS',
+      message: 'Balance found',
+      httpStatus: 200,
+    });
+    expect(statusCodes['0000'].message).toBe(successMessages.balanceFound);
+  });
+
   it.each(expected)('lists %s as FAIL "%s" with HTTP %i', (code, message, httpStatus) => {
     expect(statusCodes[code]).toStrictEqual({ code, type: 'FAIL', message, httpStatus });
   });
 
-  it('lists exactly the nine failure codes of the spec', () => {
-    expect(Object.keys(statusCodes).sort()).toStrictEqual(expected.map(([code]) => code));
+  it('lists exactly the ten codes of the spec, 0000 and the nine failure codes', () => {
+    expect(Object.keys(statusCodes).sort()).toStrictEqual(['0000', ...expected.map(([code]) => code)]);
   });
 
   it('has the two 8000 messages, one per operation', () => {

@@ -77,17 +77,47 @@ export interface StatusCodeEntry {
 }
 
 /**
- * The status-code table of the contract: every failure code with its type, message and HTTP status.
+ * `0000` texts. The spec names their meaning only; the wording is ours and fixed here.
+ *
+ * @example
+ * ```ts
+ * import { success, successMessages } from '@topup/envelope';
+ *
+ * success(successMessages.balanceFound, { channels: [] }).status.message; // 'Balance found'
+ * ```
+ */
+export const successMessages = {
+  agentFloatRequested: 'Agent float requested',
+  airtimeRequested: 'Airtime purchase requested',
+  balanceFound: 'Balance found',
+  transactionFound: 'Transaction found',
+  agentFloatDeposited: 'Agent float deposited',
+  airtimeDelivered: 'Airtime delivered',
+  callbackProcessed: 'Callback processed',
+  callbackEndpointAdded: 'Callback endpoint added',
+  callbackEndpointsFound: 'Callback endpoints found',
+  callbackEndpointRemoved: 'Callback endpoint removed',
+  callbackSecretRotated: 'Callback secret rotated',
+  callbackResent: 'Callback resent',
+  callbackDeliveriesFound: 'Callback deliveries found',
+} as const;
+
+/**
+ * The status-code table of the contract: every code with its type, message and HTTP status. `0000`
+ * carries the text the spec's table lists for it, the balance-found one; each success answer has its
+ * own text (`successMessages`).
  *
  * @example
  * ```ts
  * import { statusCodes } from '@topup/envelope';
  *
+ * statusCodes['0000']; // { code: '0000', type: 'SUCCESS', message: 'Balance found', httpStatus: 200 }
  * statusCodes['3000'].message; // 'Missing or Invalid Parameters'
  * statusCodes['3000'].httpStatus; // 422
  * ```
  */
-export const statusCodes: Readonly<Record<FailureCode, StatusCodeEntry>> = {
+export const statusCodes: Readonly<Record<StatusCode, StatusCodeEntry>> = {
+  '0000': { code: '0000', type: 'SUCCESS', message: successMessages.balanceFound, httpStatus: 200 },
   '1000': { code: '1000', type: 'FAIL', message: 'Invalid API Request', httpStatus: 400 },
   '2000': { code: '2000', type: 'FAIL', message: 'Invalid Request Method', httpStatus: 405 },
   '3000': { code: '3000', type: 'FAIL', message: 'Missing or Invalid Parameters', httpStatus: 422 },
@@ -165,29 +195,3 @@ export function failureMessage(code: FailureCode, operation?: CancellableOperati
   }
   return cancelledMessages[operation];
 }
-
-/**
- * `0000` texts. The spec names their meaning only; the wording is ours and fixed here.
- *
- * @example
- * ```ts
- * import { success, successMessages } from '@topup/envelope';
- *
- * success(successMessages.balanceFound, { channels: [] }).status.message; // 'Balance found'
- * ```
- */
-export const successMessages = {
-  agentFloatRequested: 'Agent float requested',
-  airtimeRequested: 'Airtime purchase requested',
-  balanceFound: 'Balance found',
-  transactionFound: 'Transaction found',
-  agentFloatDeposited: 'Agent float deposited',
-  airtimeDelivered: 'Airtime delivered',
-  callbackProcessed: 'Callback processed',
-  callbackEndpointAdded: 'Callback endpoint added',
-  callbackEndpointsFound: 'Callback endpoints found',
-  callbackEndpointRemoved: 'Callback endpoint removed',
-  callbackSecretRotated: 'Callback secret rotated',
-  callbackResent: 'Callback resent',
-  callbackDeliveriesFound: 'Callback deliveries found',
-} as const;

@@ -13,7 +13,7 @@ import { responseLimits } from './limits.js';
 import { listEntryName } from './wire-arrays.js';
 import { readXml, type XmlElement } from './xml-reading.js';
 import { describeValue } from './value-description.js';
-import { escapeXmlText, firstNonXmlChar } from './xml-text.js';
+import { codePointLabel, escapeXmlText, firstNonXmlChar } from './xml-text.js';
 
 const declaration = '<?xml version="1.0" encoding="utf-8"?>';
 // An ASCII subset of XML names without colons: enough for every field of the contract.
@@ -91,8 +91,9 @@ function writeContent(value: unknown, path: string, ownKey: string): string {
   if (typeof value === 'string') {
     const forbidden = firstNonXmlChar(value);
     if (forbidden !== undefined) {
-      const codePoint = (forbidden.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
-      throw new TypeError(`Expected text XML can carry at ${path}, received the character U+${codePoint}.`);
+      throw new TypeError(
+        `Expected text XML can carry at ${path}, received the character ${codePointLabel(forbidden)}.`,
+      );
     }
     return escapeXmlText(value);
   }

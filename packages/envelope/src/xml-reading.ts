@@ -1,13 +1,16 @@
 // Reading XML we did not write into a small element tree, safely. Before the text reaches
-// fast-xml-parser a linear scan enforces the limits and refuses what has no place in our bodies:
+// fast-xml-parser linear scans enforce the limits and refuse what has no place in our bodies:
+// characters XML cannot carry (fast-xml-parser lets them through, and a NUL would reach the database),
 // DOCTYPE and other markup declarations (so no entity definitions, no expansion, no external
-// entities), processing instructions other than a leading XML declaration, nesting past the depth
-// limit (a 10,000-deep document would exhaust the parser's stack) and too many elements. The parser then
-// checks well-formedness and yields an ordered tree; entities stay raw there and are decoded here.
+// entities), processing instructions other than a leading XML declaration, the element names
+// fast-xml-parser would refuse in words of its own (`__proto__`, `constructor`, `prototype`), nesting
+// past the depth limit (a 10,000-deep document would exhaust the parser's stack) and too many elements.
+// The parser then checks well-formedness and yields an ordered tree; entities stay raw there and are
+// decoded here.
 
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { DecodingLimits } from './limits.js';
-import { decodeXmlReferences } from './xml-text.js';
+import { codePointLabel, decodeXmlReferences, indexOfNonXmlChar } from './xml-text.js';
 import { utf8Length } from './utf8-length.js';
 
 /** One element: either a leaf with text, or an element with child elements (and no text of its own). */
@@ -22,6 +25,9 @@ export type XmlReading = { ok: true; root: XmlElement } | { ok: false; problem: 
 
 const byteOrderMark = '\uFEFF';
 const xmlDeclaration = /^<\?xml[\s?]/;
+// Sticky: the name of the start tag whose `<` is just before `lastIndex`.
+const startTagName = /[^ \t\r\n/>]*/y;
+const reservedNames: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 const parser = new XMLParser({
   preserveOrder: true,
@@ -36,8 +42,9 @@ const parser = new XMLParser({
 });
 
 /**
- * The root element of an XML text, or the first problem found: over a limit, forbidden markup,
- * not well-formed, text outside elements, or an undecodable reference. Never throws.
+ * The root element of an XML text, or the first problem found: over a limit, a character XML cannot
+ * carry, forbidden markup, not well-formed, text outside elements, or an undecodable reference. Never
+ * throws.
  */
 export function readXml(source: string, limits: DecodingLimits): XmlReading {
   const bytes = utf8Length(source);
@@ -48,6 +55,14 @@ export function readXml(source: string, limits: DecodingLimits): XmlReading {
     };
   }
   const text = source.startsWith(byteOrderMark) ? source.slice(1) : source;
+  const forbiddenAt = indexOfNonXmlChar(text);
+  if (forbiddenAt !== -1) {
+    const char = codePointLabel(text.charAt(forbiddenAt));
+    return {
+      ok: false,
+      problem: `Expected only characters XML can carry, received ${char} at character ${forbiddenAt + 1}.`,
+    };
+  }
   const refusal = scanMarkup(text, limits);
   if (refusal !== undefined) return { ok: false, problem: refusal };
   // Deprecated in favour of the separate fast-xml-validator package, which is not a dependency; this is
@@ -104,6 +119,11 @@ function scanMarkup(text: string, limits: DecodingLimits): string | undefined {
       depth -= 1;
       end = closeOf(text, '>', index + 2);
     } else {
+      startTagName.lastIndex = index + 1;
+      const name = startTagName.exec(text)?.[0] ?? '';
+      if (reservedNames.has(name)) {
+        return `Expected XML element names that are not __proto__, constructor or prototype, received <${name}>.`;
+      }
       end = endOfStartTag(text, index + 1);
       elements += 1;
       if (elements > limits.maxNodes) return `Expected at most ${limits.maxNodes} elements, received more.`;

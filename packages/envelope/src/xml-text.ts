@@ -1,7 +1,8 @@
-// Character data in XML, both ways. Writing escapes the five markup characters and carriage return;
-// reading decodes exactly the five predefined entities and numeric character references. No other
-// entity can exist in what we accept (a DOCTYPE is refused), so any other reference is an error, not
-// something to look up.
+// Character data in XML, both ways, and which characters XML can carry at all. Writing escapes the five
+// markup characters and carriage return; reading decodes exactly the five predefined entities and
+// numeric character references. No other entity can exist in what we accept (a DOCTYPE is refused), so
+// any other reference is an error, not something to look up. The character rule is public because
+// @topup/validation refuses request text by it: whatever is accepted must fit in an XML answer.
 
 // XML 1.0 `Char`: everything else (most C0 controls, U+FFFE, U+FFFF, lone surrogates) cannot appear
 // in a document at all, not even as a character reference.
@@ -25,9 +26,31 @@ const predefinedEntities: Readonly<Record<string, string>> = {
   apos: "'",
 };
 
-/** The first character XML cannot carry, or undefined when every character of `text` is allowed. */
+/**
+ * The first character XML cannot carry, or undefined when every character of `text` is allowed. XML 1.0
+ * allows tab, LF, CR, U+0020 to U+D7FF, U+E000 to U+FFFD and U+10000 up, so this finds NUL, the other
+ * C0 controls, U+FFFE, U+FFFF and lone surrogates. One linear pass.
+ *
+ * @example
+ * ```ts
+ * import { firstNonXmlChar } from '@topup/envelope';
+ *
+ * firstNonXmlChar('Jane Wanjiru'); // undefined
+ * firstNonXmlChar('a\u0000b'); // '\u0000'
+ * ```
+ */
 export function firstNonXmlChar(text: string): string | undefined {
   return notXmlChar.exec(text)?.[0];
+}
+
+/** Where the first character XML cannot carry is in `text` (in UTF-16 code units), or -1. */
+export function indexOfNonXmlChar(text: string): number {
+  return notXmlChar.exec(text)?.index ?? -1;
+}
+
+/** `char` as `U+XXXX`, for messages about a character that cannot be shown as itself. */
+export function codePointLabel(char: string): string {
+  return `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 /** `text` as XML character data: `& < > " '` and CR escaped. The text must hold only XML characters. */

@@ -5,6 +5,7 @@ import { newAccountId } from './ids.js';
 import { createChannelAccounts } from './ledger-accounts.js';
 import { LedgerError } from './ledger-error.js';
 import type { Queryable, Store } from './store.js';
+import { assertWireFields } from './wire-text.js';
 
 /**
  * An account's state: `active` accounts transact, `suspended` ones are refused for now, `closed` is final.
@@ -117,6 +118,7 @@ export async function createAccount(store: Store, profile: AccountProfile, now: 
   const name = profile.name.trim();
   if (name === '')
     throw new LedgerError('invalid_input', 'Expected a non-blank account name, received a blank one.');
+  assertWireFields('account', profile);
   const id = newAccountId();
   return store.transaction(async (tx) => {
     const { rows } = await tx.query<AccountRow>(

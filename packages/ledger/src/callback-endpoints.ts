@@ -5,6 +5,7 @@
 import { newCallbackSecret, newEndpointId } from './ids.js';
 import { LedgerError } from './ledger-error.js';
 import type { Queryable, Store } from './store.js';
+import { assertWireFields } from './wire-text.js';
 
 /**
  * The body format of an endpoint's callbacks.
@@ -106,6 +107,7 @@ function endpointOf(row: EndpointRow): CallbackEndpoint {
 }
 
 function checkEndpoint(input: NewCallbackEndpoint): void {
+  assertWireFields('callback endpoint', { url: input.url, description: input.description });
   let protocol: string;
   try {
     protocol = new URL(input.url).protocol;

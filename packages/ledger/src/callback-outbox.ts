@@ -7,6 +7,7 @@ import { callbackEventOf, callbackPayload, type CallbackEvent } from './callback
 import type { CallbackFormat } from './callback-endpoints.js';
 import { newDeliveryId } from './ids.js';
 import type { ChannelBalance } from './ledger-accounts.js';
+import type { SqlStatement } from './sql-statement.js';
 import type { Queryable } from './store.js';
 import type { TransactionRecord } from './transaction-record.js';
 
@@ -194,47 +195,64 @@ export interface DeliveryRecord {
   attempts: AttemptRecord[];
 }
 
+/** A transaction whose callback is due, with its channel's balance just after it. */
+export interface AnnouncedTransaction {
+  record: TransactionRecord;
+  channel: ChannelBalance;
+}
+
+/** An enabled endpoint that listens for an account's callbacks. */
+export interface ListeningEndpoint {
+  id: string;
+  account_id: string;
+}
+
 /**
- * Queues each transaction's callback for every enabled endpoint of its account (or only `endpointIds`),
- * with one read of the endpoints and one INSERT for all of them. Inside the caller's transaction; returns
- * how many deliveries were queued.
+ * The enabled endpoints of these accounts (or only `endpointIds`), in id order. Read before a batch takes
+ * its row locks, so the locks are held for the writes alone.
  */
-export async function enqueueCallbacks(
-  tx: Queryable,
-  announced: readonly { record: TransactionRecord; channel: ChannelBalance }[],
-  now: Date,
+export async function listeningEndpoints(
+  db: Queryable,
+  accountIds: readonly string[],
   endpointIds?: readonly string[],
-): Promise<number> {
-  const terminal = announced.flatMap(({ record, channel }) => {
-    const event = callbackEventOf(record);
-    return event === undefined ? [] : [{ record, channel, event }];
-  });
-  if (terminal.length === 0) return 0;
-  const { rows: endpoints } = await tx.query<{ id: string; account_id: string }>(
+): Promise<ListeningEndpoint[]> {
+  if (accountIds.length === 0) return [];
+  const { rows } = await db.query<ListeningEndpoint>(
     `SELECT id, account_id FROM callback_endpoints
      WHERE account_id = ANY($1::text[]) AND enabled AND removed_at IS NULL
        AND ($2::text[] IS NULL OR id = ANY($2::text[]))
      ORDER BY id`,
-    [
-      [...new Set(terminal.map(({ record }) => record.accountId))],
-      endpointIds === undefined ? null : [...endpointIds],
-    ],
+    [[...new Set(accountIds)], endpointIds === undefined ? null : [...endpointIds]],
   );
-  const deliveries = terminal.flatMap(({ record, channel, event }) => {
+  return rows;
+}
+
+/**
+ * One INSERT queueing each terminal transaction's callback for every listed endpoint of its account,
+ * returning the ids it queued; none when there is nothing to queue.
+ */
+export function callbackInsertStatement(
+  announced: readonly AnnouncedTransaction[],
+  endpoints: readonly ListeningEndpoint[],
+  now: Date,
+): SqlStatement | undefined {
+  const deliveries = announced.flatMap(({ record, channel }) => {
+    const event = callbackEventOf(record);
+    if (event === undefined) return [];
     const mine = endpoints.filter((endpoint) => endpoint.account_id === record.accountId);
     if (mine.length === 0) return [];
     const payload = callbackPayload(record, channel);
     return mine.map((endpoint) => ({ endpointId: endpoint.id, record, event, payload }));
   });
-  if (deliveries.length === 0) return 0;
-  const { rows } = await tx.query(
-    `INSERT INTO callback_deliveries (id, endpoint_id, account_id, reference, event, payload, next_attempt_at,
+  if (deliveries.length === 0) return undefined;
+  return {
+    text: `INSERT INTO callback_deliveries (id, endpoint_id, account_id, reference, event, payload, next_attempt_at,
        created_at, updated_at)
      SELECT d, e, a, r, v, p, $7::timestamptz, $7::timestamptz, $7::timestamptz
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS n (d, e, a, r, v, p)
      ON CONFLICT (endpoint_id, reference) DO NOTHING
      RETURNING id`,
-    [
+    values: [
       deliveries.map(() => newDeliveryId()),
       deliveries.map((delivery) => delivery.endpointId),
       deliveries.map((delivery) => delivery.record.accountId),
@@ -243,8 +261,29 @@ export async function enqueueCallbacks(
       deliveries.map((delivery) => delivery.payload),
       now.toISOString(),
     ],
+  };
+}
+
+/**
+ * Queues each transaction's callback for every enabled endpoint of its account (or only `endpointIds`),
+ * with one read of the endpoints and one INSERT for all of them. Inside the caller's transaction; returns
+ * how many deliveries were queued.
+ */
+export async function enqueueCallbacks(
+  tx: Queryable,
+  announced: readonly AnnouncedTransaction[],
+  now: Date,
+  endpointIds?: readonly string[],
+): Promise<number> {
+  const terminal = announced.filter(({ record }) => callbackEventOf(record) !== undefined);
+  const endpoints = await listeningEndpoints(
+    tx,
+    terminal.map(({ record }) => record.accountId),
+    endpointIds,
   );
-  return rows.length;
+  const insert = callbackInsertStatement(terminal, endpoints, now);
+  if (insert === undefined) return 0;
+  return (await tx.query(insert.text, insert.values)).rows.length;
 }
 
 interface ClaimRow {

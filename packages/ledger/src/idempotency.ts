@@ -176,6 +176,26 @@ export async function saveIdempotentResponse(
   );
 }
 
+/**
+ * Gives back a key whose request came to nothing: its transaction was voided before any provider took it.
+ * Only the claim of that very transaction, still without a stored response, is removed; returns whether
+ * one was.
+ */
+export async function releaseKey(
+  db: Queryable,
+  accountId: string,
+  key: string,
+  reference: string,
+): Promise<boolean> {
+  const { rows } = await db.query(
+    `DELETE FROM idempotency_keys
+     WHERE account_id = $1 AND key = $2 AND reference = $3 AND response_body IS NULL
+     RETURNING key`,
+    [accountId, key, reference],
+  );
+  return rows.length > 0;
+}
+
 /** The response stored under a live (unexpired) key, if any. */
 export async function findIdempotentResponse(
   db: Queryable,

@@ -25,6 +25,7 @@ export {
   type DeliveryRecord,
   type DeliveryStatus,
 } from './callback-outbox.js';
+export type { UnappliedResolution } from './unapplied-resolutions.js';
 export type { VerifyReport } from './verify.js';
 export { channelView, transactionData } from './transaction-view.js';
 export { formatMinor } from './money.js';

@@ -45,6 +45,7 @@ import {
   type TransactionRow,
 } from './transaction-record.js';
 import { applyTransfers } from './transfers.js';
+import { listUnappliedResolutions, type UnappliedResolution } from './unapplied-resolutions.js';
 import { verifyLedger, type VerifyReport } from './verify.js';
 
 /**
@@ -190,6 +191,12 @@ export interface Ledger {
   saveIdempotentResponse(accountId: string, key: string, response: StoredResponse): Promise<void>;
   findIdempotentResponse(accountId: string, key: string): Promise<StoredResponse | undefined>;
   /**
+   * Gives back the key of a request that came to nothing (its transaction `reference` was voided before a
+   * provider took it, as when the provider was unavailable), so a retry under the key is tried afresh
+   * instead of replaying the failure. Returns false when the key holds another transaction or an answer.
+   */
+  releaseIdempotencyKey(accountId: string, key: string, reference: string): Promise<boolean>;
+  /**
    * Deletes idempotency keys older than 24 hours (they no longer hold), at most `limit` (default 10000)
    * per call, and returns how many it deleted. Expired keys are otherwise never removed: call this
    * periodically, again at once while it returns `limit`.
@@ -198,6 +205,11 @@ export interface Ledger {
   markSubmitted(reference: string): Promise<void>;
   complete(reference: string, result: { providerCode: string }): Promise<ResolveOutcome>;
   cancel(reference: string, result: CancelResult): Promise<ResolveOutcome>;
+  /**
+   * Completions and cancellations refused because their transaction was already resolved the other way
+   * (a provider's result after the timeout cancelled it), newest first, for reconciling with the provider.
+   */
+  listUnappliedResolutions(filter?: { reference?: string; limit?: number }): Promise<UnappliedResolution[]>;
   /** Only the caller's own transaction. */
   getTransaction(accountId: string, reference: string): Promise<TransactionRecord | undefined>;
   findTransaction(reference: string): Promise<TransactionRecord | undefined>;
@@ -292,7 +304,11 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
           ...(beforeCommit === undefined ? {} : { beforeCommit }),
         }),
       );
-      options.onBatch?.(batch.length);
+      try {
+        options.onBatch?.(batch.length);
+      } catch {
+        // The batch is committed: an observer's failure must not turn its callers' answers into errors.
+      }
       return results;
     },
   });
@@ -319,7 +335,9 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     const { outcomes, callbacks } = await store.transaction((tx) =>
       resolveBatch(tx, batch, { now: now(), timeZone, commissionBasisPoints }),
     );
-    if (callbacks > 0) await store.notify(outbox.outboxChannel, batch[0]?.reference ?? '');
+    // Committed already: a failed wake-up must not fail the batch (its items would be retried one by one
+    // and find themselves resolved). Workers poll, so the deliveries are found anyway.
+    if (callbacks > 0) await announceCallbacks(batch[0]?.reference ?? '');
     return outcomes;
   }
 
@@ -450,6 +468,8 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
       idempotency.saveIdempotentResponse(store, accountId, key, response),
     findIdempotentResponse: (accountId, key) =>
       idempotency.findIdempotentResponse(store, accountId, key, now()),
+    releaseIdempotencyKey: (accountId, key, reference) =>
+      idempotency.releaseKey(store, accountId, key, reference),
     async purgeExpiredIdempotencyKeys(limit = defaultPurgeLimit) {
       if (!Number.isInteger(limit) || limit < 1) {
         throw new LedgerError(
@@ -463,6 +483,7 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     complete: (reference, result) =>
       resolve(reference, { kind: 'complete', providerCode: result.providerCode }),
     cancel: (reference, result) => resolve(reference, { kind: 'cancel', ...result }),
+    listUnappliedResolutions: (filter = {}) => listUnappliedResolutions(store, filter),
     getTransaction: (accountId, reference) => findRecord(reference, accountId),
     findTransaction: (reference) => findRecord(reference),
     listExpired: (olderThan, limit) => listRequested(store, olderThan, limit, false, timeZone),

@@ -33,7 +33,7 @@ import type { RequestOutcome } from './outcomes.js';
 import { runWithWrites, type SqlStatement } from './sql-statement.js';
 import type { Queryable } from './store.js';
 import type { TransactionDraft } from './transaction-draft.js';
-import { transactionColumns, transactionRecordOf, type TransactionRow } from './transaction-record.js';
+import { transactionRecordOf, type TransactionRow } from './transaction-record.js';
 import { balanceDeltas, transferInsertStatement, type TransferInput } from './transfers.js';
 
 export interface BatchContext {
@@ -122,7 +122,47 @@ interface Created {
   channel: ChannelBalance;
 }
 
-/** One INSERT of every created transaction, returning their rows; none when nothing was created. */
+/** The row of a created transaction, as the INSERT below writes it. */
+function rowOf(entry: Created): TransactionRow {
+  const { draft, sender } = entry;
+  return {
+    reference: entry.reference,
+    account_id: draft.accountId,
+    type: draft.type,
+    state: 'requested',
+    amount_minor: draft.amountMinor.toString(),
+    currency: draft.currency,
+    country: draft.country,
+    network: draft.network,
+    note: draft.note,
+    code: '',
+    recipient_name: draft.recipient.name,
+    recipient_mobile: draft.recipient.mobile,
+    recipient_email: draft.recipient.email,
+    recipient_agent_name: draft.recipient.agent_name,
+    recipient_agent_number: draft.recipient.agent_number,
+    recipient_store_number: draft.recipient.store_number,
+    payment_network: draft.payment?.network ?? null,
+    payment_name: draft.payment?.name ?? null,
+    payment_mobile: draft.payment?.mobile ?? null,
+    payment_email: draft.payment?.email ?? null,
+    sender_name: sender.name,
+    sender_mobile: sender.mobile,
+    sender_email: sender.email,
+    sender_agent_name: sender.agent_name,
+    sender_agent_number: sender.agent_number,
+    sender_store_number: sender.store_number,
+    cancel_reason: '',
+    created_at: draft.requestedAt,
+    submitted_at: null,
+    resolved_at: null,
+  };
+}
+
+/**
+ * One INSERT of every created transaction; none when nothing was created. Nothing comes back: every
+ * column is known here (the rest take their defaults), so each record is built from the row written.
+ */
 function transactionInsertStatement(created: readonly Created[]): SqlStatement | undefined {
   if (created.length === 0) return undefined;
   const column = <T>(pick: (entry: Created) => T): T[] => created.map(pick);
@@ -134,8 +174,7 @@ function transactionInsertStatement(created: readonly Created[]): SqlStatement |
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[],
        $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
        $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[],
-       $24::text[], $25::timestamptz[])
-     RETURNING ${transactionColumns}`,
+       $24::text[], $25::timestamptz[])`,
     values: [
       column((c) => c.reference),
       column((c) => c.draft.accountId),
@@ -304,7 +343,8 @@ export async function applyRequestBatch(
     });
   }
 
-  const rows = await runWithWrites<TransactionRow>(tx, transactionInsertStatement(created), [
+  await runWithWrites(tx, undefined, [
+    transactionInsertStatement(created),
     keyReleaseStatement(releases),
     transferInsertStatement(transfers, now),
     balanceUpdateStatement(balanceDeltas(transfers)),
@@ -313,11 +353,8 @@ export async function applyRequestBatch(
       now,
     ),
   ]);
-  const records = new Map(rows.map((row) => [row.reference, transactionRecordOf(row, context.timeZone)]));
   for (const entry of created) {
-    const transaction = records.get(entry.reference);
-    if (transaction === undefined)
-      throw new Error(`Expected transaction ${entry.reference} to be written, found none.`);
+    const transaction = transactionRecordOf(rowOf(entry), context.timeZone);
     results[entry.index] = { ok: true, value: { kind: 'created', transaction, channel: entry.channel } };
   }
   await context.beforeCommit?.(batch.length);

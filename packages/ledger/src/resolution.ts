@@ -4,7 +4,12 @@
 // one transaction resolve it once.
 
 import type { Carrier } from '@topup/envelope';
-import { enqueueCallbacks } from './callback-outbox.js';
+import {
+  callbackInsertStatement,
+  listeningEndpoints,
+  type AnnouncedTransaction,
+} from './callback-outbox.js';
+import { callbackEventOf } from './callback-payload.js';
 import {
   availableOf,
   channelBalanceOf,
@@ -16,6 +21,7 @@ import {
 } from './ledger-accounts.js';
 import type { ResolveOutcome } from './outcomes.js';
 import { runWithWrites } from './sql-statement.js';
+import { unappliedInsertStatement, type UnappliedResolution } from './unapplied-resolutions.js';
 import type { Queryable } from './store.js';
 import {
   transactionColumns,
@@ -60,20 +66,6 @@ interface PendingTransferRow {
 export interface ResolutionRequest {
   reference: string;
   resolution: Resolution;
-}
-
-/** The pending transfer of each agent float, by reference. */
-async function pendingTransfers(
-  tx: Queryable,
-  references: readonly string[],
-): Promise<Map<string, PendingTransferRow>> {
-  if (references.length === 0) return new Map();
-  const { rows } = await tx.query<PendingTransferRow>(
-    `SELECT id, debit_account_id, credit_account_id, amount, reference FROM transfers
-     WHERE reference = ANY($1::text[]) AND kind = 'pending'`,
-    [references],
-  );
-  return new Map(rows.map((row) => [row.reference, row]));
 }
 
 function floatEffect(
@@ -154,30 +146,46 @@ function airtimeEffect(
   ];
 }
 
+/** A resolved transaction and, for agent float, the pending transfer its resolution posts or voids. */
+interface ResolvedRow extends TransactionRow {
+  pending_id: string | null;
+  pending_debit_account_id: string | null;
+  pending_credit_account_id: string | null;
+  pending_amount: string | null;
+}
+
 /**
- * Moves each still-requested transaction to its new state. The rows are locked in reference order first,
- * so two workers resolving overlapping batches never wait on each other crosswise.
+ * Moves each still-requested transaction to its new state and returns it with its pending transfer (agent
+ * float). The rows are locked in reference order first, so two workers resolving overlapping batches never
+ * wait on each other crosswise. They are found by primary key alone and their state is checked once
+ * locked: a condition on `state` would let the planner walk the partial index of every requested
+ * transaction and test each against the batch, a cost that grows with the number in flight.
  */
 async function updateStates(
   tx: Queryable,
   requests: readonly ResolutionRequest[],
   now: Date,
   timeZone: string,
-): Promise<Map<string, TransactionRecord>> {
-  const { rows } = await tx.query<TransactionRow>(
+): Promise<Map<string, { record: TransactionRecord; pending: PendingTransferRow | undefined }>> {
+  const { rows } = await tx.query<ResolvedRow>(
     `WITH locked AS (
-       SELECT reference AS locked_reference FROM transactions
-       WHERE reference = ANY($1::text[]) AND state = 'requested'
+       SELECT reference AS locked_reference, state AS locked_state FROM transactions
+       WHERE reference = ANY($1::text[])
        ORDER BY reference FOR UPDATE
+     ),
+     resolved AS (
+       UPDATE transactions SET
+         state = u.new_state, resolved_at = $5::timestamptz,
+         code = CASE WHEN u.new_code = '' THEN code ELSE u.new_code END,
+         cancel_reason = u.new_reason
+       FROM locked JOIN unnest($1::text[], $2::text[], $3::text[], $4::text[])
+         AS u (new_reference, new_state, new_code, new_reason) ON u.new_reference = locked.locked_reference
+       WHERE reference = locked.locked_reference AND locked.locked_state = 'requested'
+       RETURNING ${transactionColumns}
      )
-     UPDATE transactions SET
-       state = u.new_state, resolved_at = $5::timestamptz,
-       code = CASE WHEN u.new_code = '' THEN code ELSE u.new_code END,
-       cancel_reason = u.new_reason
-     FROM locked JOIN unnest($1::text[], $2::text[], $3::text[], $4::text[])
-       AS u (new_reference, new_state, new_code, new_reason) ON u.new_reference = locked.locked_reference
-     WHERE reference = locked.locked_reference
-     RETURNING ${transactionColumns}`,
+     SELECT resolved.*, p.id AS pending_id, p.debit_account_id AS pending_debit_account_id,
+       p.credit_account_id AS pending_credit_account_id, p.amount AS pending_amount
+     FROM resolved LEFT JOIN transfers p ON p.reference = resolved.reference AND p.kind = 'pending'`,
     [
       requests.map((request) => request.reference),
       requests.map((request) => (request.resolution.kind === 'complete' ? 'completed' : 'cancelled')),
@@ -186,7 +194,24 @@ async function updateStates(
       now.toISOString(),
     ],
   );
-  return new Map(rows.map((row) => [row.reference, transactionRecordOf(row, timeZone)]));
+  return new Map(
+    rows.map((row) => [
+      row.reference,
+      {
+        record: transactionRecordOf(row, timeZone),
+        pending:
+          row.pending_id === null
+            ? undefined
+            : {
+                id: row.pending_id,
+                debit_account_id: row.pending_debit_account_id ?? '',
+                credit_account_id: row.pending_credit_account_id ?? '',
+                amount: row.pending_amount ?? '',
+                reference: row.reference,
+              },
+      },
+    ]),
+  );
 }
 
 async function readRecords(
@@ -222,16 +247,22 @@ export async function resolveBatch(
   const { now, timeZone } = context;
   const firsts = new Map<string, ResolutionRequest>();
   for (const request of requests) if (!firsts.has(request.reference)) firsts.set(request.reference, request);
-  const resolved = await updateStates(tx, [...firsts.values()], now, timeZone);
+  const updated = await updateStates(tx, [...firsts.values()], now, timeZone);
+  const resolved = new Map([...updated].map(([reference, { record }]) => [reference, record]));
   const untouched = [...firsts.keys()].filter((reference) => !resolved.has(reference));
   const existing = await readRecords(tx, untouched, timeZone);
 
   const records = [...firsts.keys()].flatMap((reference) => resolved.get(reference) ?? []);
-  const pending = await pendingTransfers(
-    tx,
-    records.filter((record) => record.type === 'Agent Float').map((record) => record.reference),
+  const pending = new Map(
+    [...updated].flatMap(([reference, { pending: transfer }]) =>
+      transfer === undefined ? [] : [[reference, transfer] as const],
+    ),
   );
   const callers = [...new Set(records.map((record) => record.accountId))];
+  const endpoints = await listeningEndpoints(
+    tx,
+    records.filter((record) => callbackEventOf(record) !== undefined).map((record) => record.accountId),
+  );
   // Every account involved is locked in one statement, in ascending id order like every other writer:
   // the callers' channels, and the system accounts the effects will touch.
   const systemIds = new Set<bigint>();
@@ -261,7 +292,7 @@ export async function resolveBatch(
   const running = new Map(locked);
 
   // Each transaction's effect in turn, so each callback carries the balance just after its own.
-  const announced: { record: TransactionRecord; channel: ChannelBalance }[] = [];
+  const announced: AnnouncedTransaction[] = [];
   const allTransfers: TransferInput[] = [];
   for (const record of records) {
     const resolution = (firsts.get(record.reference) as ResolutionRequest).resolution;
@@ -289,14 +320,23 @@ export async function resolveBatch(
       throw new Error(`Expected account ${record.accountId} to have a ${channelName} channel.`);
     announced.push({ record, channel: channelBalanceOf(channelName, channelAccount) });
   }
-  await runWithWrites(tx, undefined, [
+  const outcomes = outcomesInOrder(requests, resolved, existing);
+  const queued = await runWithWrites(tx, callbackInsertStatement(announced, endpoints, now), [
     transferInsertStatement(allTransfers, now),
     balanceUpdateStatement(balanceDeltas(allTransfers)),
+    unappliedInsertStatement(disagreeing(requests, outcomes), now),
   ]);
-  const callbacks = await enqueueCallbacks(tx, announced, now);
+  return { outcomes, callbacks: queued.length };
+}
 
+/** Each request's outcome, as resolving them one after another in order would give. */
+function outcomesInOrder(
+  requests: readonly ResolutionRequest[],
+  resolved: ReadonlyMap<string, TransactionRecord>,
+  existing: ReadonlyMap<string, TransactionRecord>,
+): ResolveOutcome[] {
   const seen = new Set<string>();
-  const outcomes = requests.map((request): ResolveOutcome => {
+  return requests.map((request): ResolveOutcome => {
     const first = !seen.has(request.reference);
     seen.add(request.reference);
     const record = resolved.get(request.reference);
@@ -308,7 +348,28 @@ export async function resolveBatch(
     const found = existing.get(request.reference);
     return found === undefined ? { kind: 'not_found' } : { kind: 'already_resolved', transaction: found };
   });
-  return { outcomes, callbacks };
+}
+
+/** The refused requests that asked for another end than the transaction had: kept for reconciliation. */
+function disagreeing(
+  requests: readonly ResolutionRequest[],
+  outcomes: readonly ResolveOutcome[],
+): Omit<UnappliedResolution, 'receivedAt'>[] {
+  return requests.flatMap((request, index) => {
+    const outcome = outcomes[index];
+    if (outcome?.kind !== 'already_resolved') return [];
+    const asked = request.resolution.kind === 'complete' ? 'completed' : 'cancelled';
+    if (outcome.transaction.state === asked) return [];
+    return [
+      {
+        reference: request.reference,
+        asked,
+        state: outcome.transaction.state,
+        providerCode: request.resolution.providerCode ?? '',
+        reason: request.resolution.kind === 'cancel' ? request.resolution.reason : '',
+      },
+    ];
+  });
 }
 
 /** Notes that the provider accepted these transactions; each one's first submission time is kept. */

@@ -6,6 +6,7 @@ import type { BuyAirtimeRequest, SendAgentFloatRequest } from '@topup/validation
 import type { IdempotencyClaim } from './idempotency.js';
 import { LedgerError } from './ledger-error.js';
 import { wholeUnitsToMinor } from './money.js';
+import { assertWireFields } from './wire-text.js';
 
 export interface TransactionDraft {
   type: TransactionType;
@@ -42,6 +43,14 @@ function checkCurrency(currency: string): string {
   return currency;
 }
 
+/** The draft, once its text is known to be storable and showable in either format. */
+function checked(draft: TransactionDraft): TransactionDraft {
+  assertWireFields('transaction', { note: draft.note });
+  assertWireFields('recipient', draft.recipient);
+  if (draft.payment !== undefined) assertWireFields('payment', draft.payment);
+  return draft;
+}
+
 /** The draft of a `send_agent_float` request. */
 export function agentFloatDraft(
   accountId: string,
@@ -49,7 +58,7 @@ export function agentFloatDraft(
   idempotency: IdempotencyClaim | undefined,
   requestedAt: Date,
 ): TransactionDraft {
-  return {
+  return checked({
     type: 'Agent Float',
     accountId,
     amountMinor: amountOf(request.amount),
@@ -68,7 +77,7 @@ export function agentFloatDraft(
     payment: undefined,
     idempotency,
     requestedAt,
-  };
+  });
 }
 
 /** The draft of a `buy_airtime` request. */
@@ -78,7 +87,7 @@ export function airtimeDraft(
   idempotency: IdempotencyClaim | undefined,
   requestedAt: Date,
 ): TransactionDraft {
-  return {
+  return checked({
     type: 'Airtime',
     accountId,
     amountMinor: amountOf(request.amount),
@@ -102,5 +111,5 @@ export function airtimeDraft(
     },
     idempotency,
     requestedAt,
-  };
+  });
 }

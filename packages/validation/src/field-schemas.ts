@@ -1,8 +1,9 @@
 // The schema of each kind of field value, applied to a value that is present (absence is the
 // request parser's concern). Integers take a JSON number or a digit string and are normalised by a
 // transform placed after the wire description, so that `z.toJSONSchema(…, { io: 'input' })` still
-// documents what a caller may send.
+// documents what a caller may send. Every free-text field refuses characters XML cannot carry.
 
+import { firstNonXmlChar } from '@topup/envelope';
 import { z } from 'zod';
 import { findCountry, isKnownCurrency } from './detection.js';
 import { maxIdentifierDigits, toDigitString, toPositiveInteger } from './integers.js';
@@ -48,13 +49,20 @@ export const networkIssuedNumber = z
   .union([z.int().nonnegative(), z.string().regex(new RegExp(`^[0-9]{1,${maxIdentifierDigits}}$`))])
   .transform(normalisedBy(toDigitString));
 
-/** Free text such as a name or note: trimmed, at most `maxLength` characters. */
+// Accepted text is stored, and shown again in answers and callbacks that may be XML: a character XML
+// cannot carry would fail that answer after the ledger had acted, and a NUL fails the database write.
+// Checked before trimming, so what is judged is what the caller sent.
+function xmlCarriableText() {
+  return z.string().refine((text) => firstNonXmlChar(text) === undefined);
+}
+
+/** Free text such as a name or note: only characters XML can carry, trimmed, at most `maxLength`. */
 export function boundedText(maxLength: number) {
-  return z.string().trim().max(maxLength);
+  return xmlCarriableText().trim().max(maxLength);
 }
 
 /** A plausible e-mail address, trimmed. */
-export const emailAddress = z.string().trim().max(maxEmailLength).check(z.email());
+export const emailAddress = xmlCarriableText().trim().max(maxEmailLength).check(z.email());
 
 /** An ISO 3166-1 alpha-2 code of a known country, any case, normalised to upper case. */
 export const countryCode = z
@@ -75,11 +83,10 @@ export const currencyCode = z
   .meta({ examples: ['KES'] });
 
 /** An identifier the service issued (transaction reference, endpoint id). */
-export const serviceIdentifier = z.string().trim().min(1).max(maxIdentifierLength);
+export const serviceIdentifier = xmlCarriableText().trim().min(1).max(maxIdentifierLength);
 
 /** An absolute `http` or `https` URL. */
-export const callbackUrl = z
-  .string()
+export const callbackUrl = xmlCarriableText()
   .trim()
   .max(maxUrlLength)
   .check(z.url({ protocol: /^https?$/ }));

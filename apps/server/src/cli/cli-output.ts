@@ -8,11 +8,37 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * A command that could not do what it was asked, with a code a script can test, e.g. `endpoint_not_found`:
+ * reported like a LedgerError (kind `failure`, exit 1), never as a usage mistake, since the command line
+ * itself was right.
+ */
+export class CommandFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CommandFailure';
+  }
+}
+
 export interface CommandResult {
   /** What `--json` prints. */
   readonly json: unknown;
   /** What a person reads. */
   readonly human: string;
+}
+
+/**
+ * A reader that stops early (`topup account list | head`) closes the pipe under the CLI. That is the
+ * reader's choice, not the command's failure, so the output it did not want is dropped without a stack
+ * trace, and the command still closes its store and exits with its own code.
+ */
+export function dropOutputOnClosedPipe(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+  });
 }
 
 export function printResult(result: CommandResult, asJson: boolean): void {

@@ -4,12 +4,13 @@
 
 import { parseMinorAmount } from './amounts.js';
 import { formatMinor } from '@topup/ledger';
+import type { TransactionState } from '@topup/envelope';
 import type { AccountStatus, DeliveryStatus, Ledger, Store } from '@topup/ledger';
 import { migrate } from '@topup/ledger';
 import { checkCallbackUrl } from '@topup/worker';
 import { deliveryView } from '../functions/callback-deliveries.js';
 import type { CommandResult } from './cli-output.js';
-import { UsageError } from './cli-output.js';
+import { CommandFailure, UsageError } from './cli-output.js';
 
 export type Options = Readonly<Record<string, string | boolean | undefined>>;
 
@@ -182,22 +183,35 @@ async function endpointList({ ledger, options }: CommandContext): Promise<Comman
       endpoints.length === 0
         ? 'No endpoints.'
         : endpoints
-            .map((e) => `${e.id}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.format}  ${e.url}`)
+            .map(
+              (e) =>
+                `${e.id}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.format}  ${e.url}` +
+                (e.enabled ? '' : `  (${e.disabledReason})`),
+            )
             .join('\n'),
   };
 }
 
+function endpointNotFound(accountId: string, endpointId: string): CommandFailure {
+  return new CommandFailure(
+    'endpoint_not_found',
+    `No callback endpoint ${endpointId} on account ${accountId}.`,
+  );
+}
+
 async function endpointRemove({ ledger, options }: CommandContext): Promise<CommandResult> {
+  const accountId = required(options, 'account');
   const endpointId = required(options, 'endpoint');
-  const removed = await ledger.removeCallbackEndpoint(required(options, 'account'), endpointId);
-  if (!removed) throw new UsageError(`no endpoint ${endpointId} on that account`);
+  const removed = await ledger.removeCallbackEndpoint(accountId, endpointId);
+  if (!removed) throw endpointNotFound(accountId, endpointId);
   return { json: { endpoint: endpointId, removed }, human: `Removed endpoint ${endpointId}.` };
 }
 
 async function endpointRotate({ ledger, options, graceSeconds }: CommandContext): Promise<CommandResult> {
+  const accountId = required(options, 'account');
   const endpointId = required(options, 'endpoint');
-  const secret = await ledger.rotateCallbackSecret(required(options, 'account'), endpointId, graceSeconds);
-  if (secret === undefined) throw new UsageError(`no endpoint ${endpointId} on that account`);
+  const secret = await ledger.rotateCallbackSecret(accountId, endpointId, graceSeconds);
+  if (secret === undefined) throw endpointNotFound(accountId, endpointId);
   return {
     json: { endpoint: endpointId, secret },
     human: `New signing secret (shown only now): ${secret}\nThe previous one stays valid for ${graceSeconds} s.`,
@@ -205,16 +219,45 @@ async function endpointRotate({ ledger, options, graceSeconds }: CommandContext)
 }
 
 async function callbackResend({ ledger, options }: CommandContext): Promise<CommandResult> {
+  const accountId = required(options, 'account');
   const reference = required(options, 'reference');
-  const count = await ledger.resendCallbacks(
-    required(options, 'account'),
-    reference,
-    optional(options, 'endpoint'),
-  );
+  const endpointId = optional(options, 'endpoint');
+  // As resend_callback answers 3000: queueing nothing is never a success.
+  const transaction = await ledger.getTransaction(accountId, reference);
+  if (transaction === undefined) {
+    throw new CommandFailure('transaction_not_found', `No transaction ${reference} on account ${accountId}.`);
+  }
+  const count = await ledger.resendCallbacks(accountId, reference, endpointId);
+  if (count === 0) throw nothingResent(accountId, reference, transaction.state, endpointId);
   return {
     json: { reference, deliveries: count },
     human: `Queued ${count} callback deliveries for ${reference}.`,
   };
+}
+
+/** Why a transaction that exists had no callback to queue. */
+function nothingResent(
+  accountId: string,
+  reference: string,
+  state: TransactionState,
+  endpointId: string | undefined,
+): CommandFailure {
+  if (state === 'requested') {
+    return new CommandFailure(
+      'nothing_to_resend',
+      `Transaction ${reference} has not completed or been cancelled yet, so it has no callback to resend.`,
+    );
+  }
+  if (endpointId !== undefined) {
+    return new CommandFailure(
+      'endpoint_not_found',
+      `No enabled callback endpoint ${endpointId} on account ${accountId} to resend ${reference} to.`,
+    );
+  }
+  return new CommandFailure(
+    'nothing_to_resend',
+    `Account ${accountId} has no enabled callback endpoint to resend ${reference} to.`,
+  );
 }
 
 function deliveryStatusOf(options: Options): DeliveryStatus | undefined {
@@ -260,6 +303,30 @@ async function ledgerVerify({ ledger }: CommandContext): Promise<CommandResult> 
   };
 }
 
+async function ledgerUnapplied({ ledger, options }: CommandContext): Promise<CommandResult> {
+  const reference = optional(options, 'reference');
+  const entries = (await ledger.listUnappliedResolutions(reference === undefined ? {} : { reference })).map(
+    (entry) => ({
+      reference: entry.reference,
+      asked: entry.asked,
+      state: entry.state,
+      provider_code: entry.providerCode,
+      reason: entry.reason,
+      received: entry.receivedAt.toISOString(),
+    }),
+  );
+  const lines = entries.map(
+    (entry) =>
+      `${entry.received}  ${entry.reference}  asked ${entry.asked}, was ${entry.state}` +
+      (entry.provider_code === '' ? '' : `  provider code ${entry.provider_code}`) +
+      (entry.reason === '' ? '' : `  ${JSON.stringify(entry.reason)}`),
+  );
+  return {
+    json: entries,
+    human: lines.length === 0 ? 'No unapplied resolutions.' : lines.join('\n'),
+  };
+}
+
 async function migrateCommand({ store }: CommandContext): Promise<CommandResult> {
   const { applied } = await migrate(store);
   return {
@@ -286,6 +353,7 @@ export const commands: Readonly<Record<string, (context: CommandContext) => Prom
   'callback resend': callbackResend,
   'callback deliveries': callbackDeliveries,
   'ledger verify': ledgerVerify,
+  'ledger unapplied': ledgerUnapplied,
   migrate: migrateCommand,
 };
 

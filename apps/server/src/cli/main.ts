@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { createLedger, DataDirLockedError, openStore } from '@topup/ledger';
 import { ConfigError, loadConfig, storeOptionsOf } from '../config.js';
-import { printError, printResult, UsageError } from './cli-output.js';
+import { dropOutputOnClosedPipe, printError, printResult, UsageError } from './cli-output.js';
 import { commands, failed } from './commands.js';
 
 const usage = `Usage: topup <command> [options] [--json]
@@ -27,6 +27,7 @@ Commands:
   callback resend --account ID --reference REF [--endpoint ID]
   callback deliveries --account ID [--reference REF] [--status pending|delivered|failed]
   ledger verify
+  ledger unapplied [--reference REF]
   migrate
 `;
 
@@ -91,6 +92,7 @@ async function run(argv: readonly string[]): Promise<number> {
 }
 
 const argv = process.argv.slice(2);
+dropOutputOnClosedPipe();
 try {
   process.exitCode = await run(argv);
 } catch (error) {

@@ -1,5 +1,6 @@
-// Callback endpoint functions: add (the secret is shown only in this answer), list (never secrets),
-// remove, and rotate the secret (the old one stays valid for the grace period).
+// Callback endpoint functions: add (the secret is shown only in this answer), list (never secrets, and
+// why a disabled endpoint was disabled), remove, and rotate the secret (the old one stays valid for the
+// grace period).
 
 import { success, successMessages } from '@topup/envelope';
 import type { CallbackEndpointView } from '@topup/envelope';
@@ -22,6 +23,7 @@ export function endpointView(endpoint: CallbackEndpoint): CallbackEndpointView {
     format: endpoint.format,
     description: endpoint.description,
     enabled: String(endpoint.enabled),
+    disabled_reason: endpoint.disabledReason,
     created: endpoint.createdAt.toISOString(),
   };
 }

@@ -2,15 +2,29 @@
 // validated request, so the same request sent as JSON or as XML has the same fingerprint.
 
 import { createHash } from 'node:crypto';
+import type { ApiFunctionName } from '@topup/validation';
 import { ApiFailure } from '../api-failure.js';
 
 const acceptableKey = /^[\x21-\x7e]{1,255}$/;
 
-/** The key, or undefined when the header is absent; 1000 when it is present but unusable. */
-export function idempotencyKeyOf(header: string): string | undefined {
+/**
+ * The functions that honour a key: the two money operations. A key on any other function is refused
+ * rather than ignored, since a caller who sends one expects a repeat to be answered, not carried out again
+ * (a second add_callback_endpoint would add a second endpoint).
+ */
+const keyedFunctions: ReadonlySet<ApiFunctionName> = new Set(['send_agent_float', 'buy_airtime']);
+
+/** The key, or undefined when the header is absent; 1000 when it is unusable, or sent where no key is honoured. */
+export function idempotencyKeyOf(header: string, functionName: ApiFunctionName): string | undefined {
   if (header === '') return undefined;
   if (!acceptableKey.test(header)) {
     throw new ApiFailure('1000', ['the Idempotency-Key header must be 1 to 255 visible ASCII characters']);
+  }
+  if (!keyedFunctions.has(functionName)) {
+    throw new ApiFailure('1000', [
+      `Idempotency-Key is honoured only by send_agent_float and buy_airtime, not by ${functionName}; ` +
+        'send the request without it',
+    ]);
   }
   return header;
 }

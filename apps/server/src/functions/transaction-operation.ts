@@ -15,6 +15,7 @@ import type {
   TransactionRecord,
 } from '@topup/ledger';
 import type { SubmitResult } from '@topup/worker';
+import type { Logger } from 'pino';
 import { ApiFailure } from '../api-failure.js';
 import { encodeReply } from '../reply.js';
 import { runWithRenewedStoreDeadline } from '../store-deadline.js';
@@ -99,7 +100,7 @@ async function awaitFirstReply<I>(
       Date.now() - transaction.createdAt.getTime() > deps.config.providerTimeoutMs + abandonedAfterMs;
     if (transaction === undefined || !abandoned) return undefined;
     const answer = await answerFromState(deps, operation, transaction, account);
-    const reply = encodeReply(answer.envelope, ctx.state.format, answer.httpStatus);
+    const reply = encodeReply(answer.envelope, ctx.state.negotiated, answer.httpStatus);
     await deps.ledger.saveIdempotentResponse(account.id, key, storedOf(reply));
     return { kind: 'encoded', reply, headers: {} };
   };
@@ -134,14 +135,19 @@ function storedOf(reply: { httpStatus: number; contentType: string; body: string
 
 async function resolveSubmission<I>(
   deps: ApiDependencies,
+  log: Logger,
   operation: TransactionOperation<I>,
   transaction: TransactionRecord,
   channel: ChannelBalance,
   account: Account,
-): Promise<{ envelope: Envelope; httpStatus: number }> {
+): Promise<{ envelope: Envelope; httpStatus: number; cameToNothing?: boolean }> {
   const submitted = await submitWithin(deps, transaction);
   if (submitted.kind === 'accepted') {
-    await deps.ledger.markSubmitted(transaction.reference);
+    // The answer does not wait for this note: without it the worker submits the transaction again after
+    // the provider timeout, keyed by its reference, which is exactly the recovery from a crash right here.
+    deps.ledger.markSubmitted(transaction.reference).catch((error: unknown) => {
+      log.warn({ err: error, reference: transaction.reference }, 'noting a submission failed');
+    });
     return { envelope: successEnvelope(operation, transaction, channel, account), httpStatus: 200 };
   }
   if (submitted.kind === 'refused') {
@@ -152,7 +158,11 @@ async function resolveSubmission<I>(
     return { envelope: failure('8000', [submitted.reason], { operation: operation.name }), httpStatus: 409 };
   }
   await deps.ledger.cancel(transaction.reference, { reason: submitted.reason });
-  return { envelope: failure('9000', [submitted.reason]), httpStatus: 502 };
+  return {
+    envelope: failure('9000', [submitted.reason]),
+    httpStatus: 502,
+    cameToNothing: submitted.taken === false,
+  };
 }
 
 export function transactionHandler<I>(operation: TransactionOperation<I>) {
@@ -178,13 +188,21 @@ export function transactionHandler<I>(operation: TransactionOperation<I>) {
       case 'created': {
         const answer = await resolveSubmission(
           deps,
+          ctx.state.log,
           operation,
           outcome.transaction,
           outcome.channel,
           account,
         );
-        const reply = encodeReply(answer.envelope, ctx.state.format, answer.httpStatus);
-        if (key !== undefined) await deps.ledger.saveIdempotentResponse(account.id, key, storedOf(reply));
+        const reply = encodeReply(answer.envelope, ctx.state.negotiated, answer.httpStatus);
+        // A provider that said it did not take the transaction leaves nothing to replay: the key is given
+        // back, so the retry a 9000 invites is tried afresh. A silent provider may have taken it, so its
+        // answer is kept and replayed, and a retry never makes a second transaction of an unknown one.
+        if (key !== undefined && answer.cameToNothing === true) {
+          await deps.ledger.releaseIdempotencyKey(account.id, key, outcome.transaction.reference);
+        } else if (key !== undefined) {
+          await deps.ledger.saveIdempotentResponse(account.id, key, storedOf(reply));
+        }
         ctx.state.code = answer.envelope.status.code;
         return { kind: 'encoded', reply, headers: {} };
       }

@@ -2,7 +2,7 @@
 // with its code, an outage of the database or of the rate-limit store (Redis) as 9000/503 with
 // `Retry-After`, anything else as 9000/502. Never a stack trace.
 
-import { failure } from '@topup/envelope';
+import { contentTypeOf, failure, type ResponseNegotiation } from '@topup/envelope';
 import type { Middleware } from 'koa';
 import { ApiFailure } from '../api-failure.js';
 import type { ApiState } from '../api-state.js';
@@ -11,6 +11,8 @@ import { encodeReply, sendReply } from '../reply.js';
 import type { EncodedReply } from '../reply.js';
 import { RateLimitStoreUnavailable } from '../rate-limit/redis-connection.js';
 import { isStoreUnavailable } from '../store-errors.js';
+
+const jsonAnswer: ResponseNegotiation = { format: 'json', contentType: contentTypeOf('json') };
 
 export function envelopeErrors(): Middleware<ApiState> {
   return async (ctx, next) => {
@@ -27,11 +29,11 @@ export function envelopeErrors(): Middleware<ApiState> {
       );
       let reply: EncodedReply;
       try {
-        reply = encodeReply(envelope, ctx.state.format, apiFailure.httpStatus);
+        reply = encodeReply(envelope, ctx.state.negotiated, apiFailure.httpStatus);
       } catch (encodingError) {
         // Whatever a problem says, the caller still gets an envelope, never Koa's bare 500.
         ctx.state.log.error({ err: encodingError }, 'a failure could not be encoded');
-        reply = encodeReply({ ...envelope, data: { errors: [] } }, 'json', apiFailure.httpStatus);
+        reply = encodeReply({ ...envelope, data: { errors: [] } }, jsonAnswer, apiFailure.httpStatus);
       }
       sendReply(ctx, reply, apiFailure.headers);
     }

@@ -12,7 +12,7 @@ export function operation(deps: ApiDependencies): Middleware<ApiState & Function
     const result = await handlers[name]({ ctx, account, input: ctx.state.input as never, deps });
     if (result.kind === 'envelope') {
       ctx.state.code = result.envelope.status.code;
-      sendReply(ctx, encodeReply(result.envelope, ctx.state.format, result.httpStatus));
+      sendReply(ctx, encodeReply(result.envelope, ctx.state.negotiated, result.httpStatus));
     } else {
       ctx.state.code ??= codeOf(result.reply.body);
       sendReply(ctx, result.reply, result.headers);

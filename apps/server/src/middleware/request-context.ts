@@ -1,9 +1,9 @@
 // First for every request, operational routes included: a request id (taken from a sane `X-Request-Id`
-// or made), a child logger, the negotiated response format, and one log line and metric sample per API
-// request (operational requests are logged at debug level and not counted).
+// or made), a child logger, the negotiated format and media type of the answer, and one log line and
+// metric sample per API request (operational requests are logged at debug level and not counted).
 
 import { randomUUID } from 'node:crypto';
-import { responseFormat } from '@topup/envelope';
+import { negotiateResponse } from '@topup/envelope';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { ApiState } from '../api-state.js';
@@ -23,7 +23,7 @@ export function requestContext(logger: Logger, metrics: Metrics): Middleware<Api
     const requestId = requestIdOf(ctx.get('x-request-id') || undefined);
     ctx.state.requestId = requestId;
     ctx.state.log = logger.child({ requestId });
-    ctx.state.format = responseFormat(ctx.get('accept') || undefined);
+    ctx.state.negotiated = negotiateResponse(ctx.get('accept') || undefined);
     ctx.set('X-Request-Id', requestId);
     try {
       await next();

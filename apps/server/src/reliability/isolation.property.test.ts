@@ -1,9 +1,11 @@
 // Isolation between callers, generated over every API function: an attacker with a valid token sends
 // requests whose fields are filled with the victim's identifiers (references, endpoint ids, account id,
 // idempotency key), its own, or junk, in JSON or XML. No answer may carry anything of the victim's that the
-// attacker did not send itself, and after every request the victim's data is exactly as it was.
+// attacker did not send itself, and after every request everything in the database that concerns the
+// victim is exactly as it was: in every table, the victim's rows and anyone's rows that point at the
+// victim's endpoint, transactions or deliveries, and the money on the victim's ledger accounts.
 
-import type { Store } from '@topup/ledger';
+import type { Queryable, Store } from '@topup/ledger';
 import type { ApiFunctionName } from '@topup/validation';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +15,7 @@ import type { TestService } from '../testing/test-service.js';
 import { openTestStores } from '../testing/test-stores.js';
 import { envelopeOf, xmlBody } from '../testing/wire.js';
 
-const RUNS_PER_FUNCTION = 20;
+const RUNS_PER_FUNCTION = 250;
 
 interface Victim {
   readonly accountId: string;
@@ -22,12 +24,14 @@ interface Victim {
   readonly endpointId: string;
   readonly secret: string;
   readonly idempotencyKey: string;
+  readonly deliveryIds: readonly string[];
   readonly floatRequest: Readonly<Record<string, string>>;
   /** The victim's own: no answer to the attacker may hold one the attacker did not send in that request. */
   readonly private: readonly string[];
 }
 
 interface Attacker {
+  readonly accountId: string;
   readonly token: string;
   readonly reference: string;
   readonly endpointId: string;
@@ -39,32 +43,86 @@ interface GeneratedRequest {
   readonly idempotencyKey: string | undefined;
 }
 
-/** Everything stored about an account, as text: every row of every table that names it, and its money. */
-async function snapshotOf(store: Store, accountId: string): Promise<string> {
-  const { rows: tables } = await store.query<{ name: string }>(
-    `SELECT table_name AS name FROM information_schema.columns
-     WHERE table_schema = current_schema() AND column_name = 'account_id' ORDER BY table_name`,
+// A row names an identifier when its text holds it; ids are random enough that nothing else does.
+const namesOne = 'EXISTS (SELECT 1 FROM unnest($1::text[]) AS needle WHERE strpos(t::text, needle) > 0)';
+
+/** What to look for: the victim's identifiers and ledger accounts, and the statement that does. */
+interface VictimView {
+  readonly identifiers: readonly string[];
+  readonly ledgerAccountIds: readonly string[];
+  readonly statement: string;
+}
+
+/**
+ * The victim as the snapshot looks for it. Its identifiers are its account id then, to a fixed point, the
+ * text `id` and `reference` of every row (in any table) that names one already found: its tokens,
+ * endpoints, transactions and deliveries. Found once, before the requests: a row that would add a new one
+ * (a delivery to the victim's endpoint, say) names an old one itself, so it changes the snapshot anyway.
+ */
+async function victimView(db: Queryable, accountId: string): Promise<VictimView> {
+  const { rows: keyColumns } = await db.query<{ table: string; column: string }>(
+    `SELECT table_name AS "table", column_name AS "column" FROM information_schema.columns
+     WHERE table_schema = current_schema() AND column_name IN ('id', 'reference') AND data_type = 'text'
+     ORDER BY table_name, column_name`,
   );
-  const parts: string[] = [];
-  for (const { name } of tables) {
-    const { rows } = await store.query<{ row: string }>(
-      `SELECT t::text AS row FROM "${name}" t WHERE account_id = $1 ORDER BY t::text`,
-      [accountId],
+  const identifiers = new Set([accountId]);
+  let known: number;
+  do {
+    known = identifiers.size;
+    for (const { table, column } of keyColumns) {
+      const { rows } = await db.query<{ key: string }>(
+        `SELECT t."${column}" AS key FROM "${table}" t WHERE t."${column}" IS NOT NULL AND ${namesOne}`,
+        [[...identifiers]],
+      );
+      for (const { key } of rows) identifiers.add(key);
+    }
+  } while (identifiers.size > known);
+  const { rows: ledgerAccounts } = await db.query<{ id: string }>(
+    'SELECT id::text AS id FROM ledger_accounts WHERE account_id = $1 ORDER BY id',
+    [accountId],
+  );
+  // Identifiers are text, so only text columns can hold one: matching those alone spares turning every
+  // timestamp and number into text, and only the rows that match are turned into text whole.
+  const { rows: tables } = await db.query<{ name: string; columns: string[] }>(
+    `SELECT t.table_name AS name,
+       array_remove(array_agg(c.column_name::text ORDER BY c.ordinal_position)
+         FILTER (WHERE c.data_type IN ('text', 'character varying')), NULL) AS columns
+     FROM information_schema.tables t
+     JOIN information_schema.columns c USING (table_schema, table_name)
+     WHERE t.table_schema = current_schema() AND t.table_type = 'BASE TABLE'
+     GROUP BY t.table_name ORDER BY t.table_name`,
+  );
+  const naming = tables
+    .filter(({ columns }) => columns.length > 0)
+    .map(
+      ({ name, columns }) =>
+        `SELECT '${name}' AS source, t::text AS row FROM "${name}" t
+         WHERE concat_ws(' ', ${columns.map((column) => `t."${column}"`).join(', ')}) LIKE ANY ($1::text[])`,
     );
-    parts.push(`${name}:\n${rows.map((row) => row.row).join('\n')}`);
-  }
-  const { rows: money } = await store.query<{ row: string }>(
-    `SELECT f::text AS row FROM transfers f JOIN ledger_accounts l
-       ON l.id = f.debit_account_id OR l.id = f.credit_account_id
-     WHERE l.account_id = $1 ORDER BY f.id`,
-    [accountId],
-  );
-  const { rows: account } = await store.query<{ row: string }>(
-    'SELECT a::text AS row FROM accounts a WHERE id = $1',
-    [accountId],
-  );
-  parts.push(`transfers:\n${money.map((row) => row.row).join('\n')}`, `account:\n${account[0]?.row ?? ''}`);
-  return parts.join('\n\n');
+  return {
+    identifiers: [...identifiers].sort(),
+    ledgerAccountIds: ledgerAccounts.map(({ id }) => id),
+    statement: `${naming.join(' UNION ALL ')}
+      UNION ALL
+      SELECT 'transfers on the victim''s ledger accounts', f::text FROM transfers f
+      WHERE f.debit_account_id = ANY ($2::bigint[]) OR f.credit_account_id = ANY ($2::bigint[])
+      ORDER BY source, row`,
+  };
+}
+
+/**
+ * Everything in the database that concerns the victim, as text: in every table, each row that names one
+ * of the victim's identifiers anywhere in it, so a row of anyone's that points at the victim's endpoint,
+ * reference or delivery counts as much as the victim's own rows; plus every transfer on the victim's
+ * ledger accounts, whose ids are numbers. One statement, so a snapshot per request stays cheap.
+ */
+async function snapshotOf(db: Queryable, victim: VictimView): Promise<string> {
+  const patterns = victim.identifiers.map((id) => `%${id.replace(/[\\%_]/g, '\\$&')}%`);
+  const { rows } = await db.query<{ source: string; row: string }>(victim.statement, [
+    patterns,
+    victim.ledgerAccountIds,
+  ]);
+  return rows.map(({ source, row }) => `${source}: ${row}`).join('\n');
 }
 
 async function reference(response: Response): Promise<string> {
@@ -133,6 +191,7 @@ async function createVictim(service: TestService): Promise<Victim> {
     endpointId: endpoint.id,
     secret,
     idempotencyKey,
+    deliveryIds: deliveries.map((delivery) => delivery.id),
     floatRequest,
     private: [
       floatReference,
@@ -153,7 +212,7 @@ async function createVictim(service: TestService): Promise<Victim> {
 }
 
 async function createAttacker(service: TestService): Promise<Attacker> {
-  const { token } = await service.createCaller({ float: 10_000_000n });
+  const { account, token } = await service.createCaller({ float: 10_000_000n });
   const added = await envelopeOf(
     await service.call('add_callback_endpoint', {
       token,
@@ -166,7 +225,12 @@ async function createAttacker(service: TestService): Promise<Attacker> {
       json: { mobile: '254712000001', amount: '100', agent_number: '1', store_number: '2' },
     }),
   );
-  return { token, reference: own, endpointId: (added.data.endpoint as { id: string }).id };
+  return {
+    accountId: account.id,
+    token,
+    reference: own,
+    endpointId: (added.data.endpoint as { id: string }).id,
+  };
 }
 
 /** How each function's fields are filled: every function must have an entry. */
@@ -265,11 +329,68 @@ describe.each(openTestStores())('isolation between callers over every API functi
     expect(Object.keys(requestGenerators(victim, attacker)).sort()).toEqual([...functionNames].sort());
   });
 
+  it('notices a row of anyone’s that points at the victim’s endpoint, reference, delivery or ledger account', async () => {
+    const view = await victimView(store, victim.accountId);
+    const snapshot = (db: Queryable) => snapshotOf(db, view);
+    const before = await snapshot(store);
+    const snapshots: string[] = [];
+    const plant = async (tx: Queryable, sql: string, params: readonly unknown[]) => {
+      await tx.query(sql, params);
+      snapshots.push(await snapshot(tx));
+    };
+    const delivery = `INSERT INTO callback_deliveries
+      (id, endpoint_id, account_id, reference, event, payload, next_attempt_at, created_at, updated_at)
+      VALUES ($1, $2, $3, $4, 'completed', '{}', now(), now(), now())`;
+    const rolledBack = new Error('planted rows rolled back');
+    await expect(
+      store.transaction(async (tx) => {
+        // The attacker's own transaction, delivered to the victim's endpoint.
+        await plant(tx, delivery, [
+          'cb_planted_1',
+          victim.endpointId,
+          attacker.accountId,
+          attacker.reference,
+        ]);
+        // The victim's transaction, delivered to the attacker's endpoint.
+        await plant(tx, delivery, [
+          'cb_planted_2',
+          attacker.endpointId,
+          attacker.accountId,
+          victim.references[0],
+        ]);
+        // An attempt of the victim's delivery, naming neither the victim nor a reference, only the delivery.
+        await plant(
+          tx,
+          `INSERT INTO callback_attempts (delivery_id, worker_id, attempted_at, duration_ms, outcome)
+           VALUES ($1, 'planted', now(), 1, 'retry')`,
+          [victim.deliveryIds[0]],
+        );
+        // Money onto the victim's float account, naming no transaction at all.
+        await plant(
+          tx,
+          `INSERT INTO transfers (debit_account_id, credit_account_id, amount, kind, purpose, created_at)
+           SELECT 1, id, 1, 'single', 'funding', now() FROM ledger_accounts
+           WHERE account_id = $1 AND channel = 'float'`,
+          [victim.accountId],
+        );
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+    expect(snapshots).toHaveLength(4);
+    for (const [index, after] of snapshots.entries()) {
+      expect(after, `the snapshot after planted row ${index + 1}`).not.toBe(
+        index === 0 ? before : snapshots[index - 1],
+      );
+    }
+    expect(await snapshot(store)).toBe(before);
+  });
+
   it.each([...functionNames])(
     'never lets a caller read or change another caller’s data through %s',
     async (name) => {
       const generators = requestGenerators(victim, attacker);
-      const before = await snapshotOf(store, victim.accountId);
+      const view = await victimView(store, victim.accountId);
+      const before = await snapshotOf(store, view);
       let keyed = 0;
       await fc.assert(
         fc.asyncProperty(generatedRequest(generators[name as ApiFunctionName], victim), async (request) => {
@@ -293,7 +414,7 @@ describe.each(openTestStores())('isolation between callers over every API functi
           expect(leaked, `the answer to ${name} ${body} carried the victim's ${leaked.join(', ')}`).toEqual(
             [],
           );
-          expect(await snapshotOf(store, victim.accountId)).toBe(before);
+          expect(await snapshotOf(store, view)).toBe(before);
         }),
         { numRuns: RUNS_PER_FUNCTION },
       );

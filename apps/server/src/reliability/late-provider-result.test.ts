@@ -64,15 +64,18 @@ describe.each(openTestStores())('a provider result after the timeout, on $name',
        VALUES ($1, 'completes', 'LATE-RESULT-1', now())`,
       [reference],
     );
-    await eventually('the late result to be acknowledged', async () => {
-      const { rows } = await store.query<{ acknowledged_at: Date | null }>(
-        'SELECT acknowledged_at FROM provider_simulator_jobs WHERE reference = $1',
+    await eventually('the late result to be taken', async () => {
+      const { rows } = await store.query(
+        'SELECT reference FROM provider_simulator_jobs WHERE reference = $1',
         [reference],
       );
-      return rows[0]?.acknowledged_at ?? undefined;
+      return rows.length === 0 ? true : undefined;
     });
 
     expect(await service.ledger.findTransaction(reference)).toEqual(cancelled);
+    expect(await service.ledger.listUnappliedResolutions({ reference })).toEqual([
+      expect.objectContaining({ asked: 'completed', state: 'cancelled', providerCode: 'LATE-RESULT-1' }),
+    ]);
     expect(await service.ledger.balance(account.id, 'float')).toEqual(before);
     const { rows: transfers } = await store.query<{ kind: string }>(
       'SELECT kind FROM transfers WHERE reference = $1 ORDER BY id',

@@ -2,6 +2,7 @@
 // the service until it prints the address it listens on.
 
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -13,21 +14,29 @@ export interface Finished {
   readonly stderr: string;
 }
 
-function tsx(entry: string, args: readonly string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+function tsx(
+  entry: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  nodeFlags: readonly string[] = [],
+): ChildProcess {
+  return spawn(process.execPath, [...nodeFlags, '--import', 'tsx', entry, ...args], {
     cwd: serverRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 
+/** With `closeStdout`, the CLI's stdout is closed at once, as `topup … | head` does when it has read enough. */
 export function runCli(
   args: readonly string[],
   env: Record<string, string>,
   timeoutMs = 60_000,
+  { closeStdout = false }: { readonly closeStdout?: boolean } = {},
 ): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = tsx('src/cli/main.ts', args, env);
+    if (closeStdout) child.stdout?.destroy();
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -52,12 +61,41 @@ export interface RunningChild {
   stop(): Promise<number | null>;
 }
 
+/**
+ * Starts the service (`src/main.ts`, as `pnpm start`, or `src/serve.ts`, as `pnpm start:server`) and
+ * resolves once it listens. `nodeFlags` go to Node.js before the entry, e.g. a start script's heap cap
+ * (`startScriptFlags`).
+ */
 export function startService(
   entry: 'src/main.ts' | 'src/serve.ts',
   env: Record<string, string>,
   timeoutMs = 60_000,
+  nodeFlags: readonly string[] = [],
 ): Promise<RunningChild> {
-  return startUntil(entry, env, timeoutMs, (output) => /"url":"(http:\/\/[^"]+)"/.exec(output)?.[1]);
+  return startUntil(
+    entry,
+    env,
+    timeoutMs,
+    (output) => /"url":"(http:\/\/[^"]+)"/.exec(output)?.[1],
+    nodeFlags,
+  );
+}
+
+/**
+ * The Node.js flags of one of apps/server's start scripts (`tsx --max-old-space-size=256 src/main.ts`
+ * gives `['--max-old-space-size=256']`), so a test can run an entry point exactly as an operator does.
+ */
+export function startScriptFlags(script: 'start' | 'start:server' | 'start:worker'): string[] {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  const words = manifest.scripts?.[script]?.trim().split(/\s+/) ?? [];
+  if (words[0] !== 'tsx') {
+    throw new Error(
+      `Expected the ${script} script to read "tsx [--flags] <entry>", received "${words.join(' ')}".`,
+    );
+  }
+  return words.slice(1).filter((word) => word.startsWith('--'));
 }
 
 /**
@@ -78,9 +116,10 @@ function startUntil(
   env: Record<string, string>,
   timeoutMs: number,
   readyUrl: (output: string) => string | undefined,
+  nodeFlags: readonly string[] = [],
 ): Promise<RunningChild> {
   return new Promise((resolve, reject) => {
-    const child = tsx(entry, [], env);
+    const child = tsx(entry, [], env, nodeFlags);
     let output = '';
     const exited = new Promise<number | null>((done) =>
       child.once('exit', (code) => {

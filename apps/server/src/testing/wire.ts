@@ -6,8 +6,8 @@ import type { Envelope } from '@topup/envelope';
 export async function envelopeOf(response: Response): Promise<Envelope & { data: Record<string, unknown> }> {
   const text = await response.text();
   const type = response.headers.get('content-type') ?? '';
-  const envelope = type.startsWith('text/xml') ? decodeXmlEnvelope(text) : decodeJsonEnvelope(text);
-  return envelope;
+  const xml = type.startsWith('text/xml') || type.startsWith('application/xml');
+  return xml ? decodeXmlEnvelope(text) : decodeJsonEnvelope(text);
 }
 
 /** A request body as XML, root `xml`, one child per field. */

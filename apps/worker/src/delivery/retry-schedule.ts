@@ -3,7 +3,7 @@
 // setting of its own, so a short schedule does not lower it), and a `Retry-After` honoured within [1×, 2×]
 // the scheduled delay so a receiver cannot stall a callback forever.
 
-/** Delays before each attempt, in seconds: the first attempt is immediate (Standard Webhooks). */
+/** One entry per attempt, in seconds: 0 for the immediate first, then the delay before each retry. */
 export const STANDARD_WEBHOOKS_RETRY_SCHEDULE_SECONDS: readonly number[] = [
   0, 5, 300, 1_800, 7_200, 18_000, 36_000, 36_000,
 ];
@@ -13,7 +13,10 @@ export const SLOW_DOWN_FLOOR_SECONDS = 60;
 const JITTER = 0.2;
 
 export interface RetryDelayInput {
-  /** Delay before each attempt in seconds; its length is the number of attempts. */
+  /**
+   * One entry per attempt, in seconds: the first (0) is the immediate first attempt, which is never
+   * scheduled here; entry n is the delay before attempt n + 1. Its length is the number of attempts.
+   */
   readonly schedule: readonly number[];
   /** Attempts made so far, counting the one that just failed. */
   readonly attemptsMade: number;

@@ -8,8 +8,12 @@ export type SubmitResult =
   | { kind: 'accepted' }
   /** Refused at once: the transaction is cancelled and the caller is answered `8000`. */
   | { kind: 'refused'; reason: string; providerCode: string }
-  /** Could not be reached or failed: the transaction is cancelled and the caller is answered `9000`. */
-  | { kind: 'unavailable'; reason: string };
+  /**
+   * Could not be reached or failed: the transaction is cancelled and the caller is answered `9000`.
+   * `taken: false` when the provider answered that it did not take the transaction, so nothing can come
+   * of it; a silence or an error leaves that unknown.
+   */
+  | { kind: 'unavailable'; reason: string; taken?: false };
 
 /** A later result of an accepted transaction. */
 export interface ProviderResult {

@@ -67,7 +67,7 @@ export function createSandboxSimulator(store: Store, options: SandboxSimulatorOp
       if (outcome === 'refused_at_once') {
         return { kind: 'refused', reason: 'refused by the provider', providerCode: providerCode() };
       }
-      if (outcome === 'unavailable') return { kind: 'unavailable', reason: 'provider unavailable' };
+      if (outcome === 'unavailable') return { kind: 'unavailable', reason: 'provider unavailable', taken: false };
       // A transaction that never answers is accepted and simply has no job: the timeout cancels it.
       if (outcome === 'never_answers') return { kind: 'accepted' };
       await jobs.write({ reference: transaction.reference, outcome, providerCode: providerCode() });
@@ -92,11 +92,8 @@ export function createSandboxSimulator(store: Store, options: SandboxSimulatorOp
 
     async acknowledge(resultIds: readonly string[]): Promise<void> {
       if (resultIds.length === 0) return;
-      await store.query(
-        `UPDATE provider_simulator_jobs SET acknowledged_at = now()
-         WHERE reference = ANY($1::text[]) AND acknowledged_at IS NULL`,
-        [resultIds],
-      );
+      // A taken result is deleted rather than marked: a deleted row writes no new version and no index entry.
+      await store.query(`DELETE FROM provider_simulator_jobs WHERE reference = ANY($1::text[])`, [resultIds]);
     },
   };
 }

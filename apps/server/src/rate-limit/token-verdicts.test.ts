@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { createTokenVerdicts } from './token-verdicts.js';
+
+describe('recent verdicts on tokens', () => {
+  it('remembers a verdict for its lifetime, and the latest verdict on a token wins', () => {
+    let now = 0;
+    const verdicts = createTokenVerdicts(1_000, 10, () => now);
+    verdicts.set('tk_test_a', 'valid');
+    verdicts.set('tk_test_b', 'invalid');
+    expect([verdicts.get('tk_test_a'), verdicts.get('tk_test_b'), verdicts.get('tk_test_c')]).toEqual([
+      'valid',
+      'invalid',
+      undefined,
+    ]);
+    verdicts.set('tk_test_a', 'invalid');
+    expect(verdicts.get('tk_test_a')).toBe('invalid');
+    now = 1_000;
+    expect(verdicts.get('tk_test_b')).toBeUndefined();
+  });
+
+  it('forgets the oldest of a kind when full, so a flood of invalid tokens never pushes out valid ones', () => {
+    const verdicts = createTokenVerdicts(60_000, 3, () => 0);
+    verdicts.set('tk_test_valid', 'valid');
+    for (let index = 0; index < 100; index += 1) verdicts.set(`tk_test_guess_${index}`, 'invalid');
+    expect(verdicts.get('tk_test_valid')).toBe('valid');
+    expect(verdicts.get('tk_test_guess_96')).toBeUndefined();
+    expect(verdicts.get('tk_test_guess_99')).toBe('invalid');
+  });
+});
