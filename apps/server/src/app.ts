@@ -23,9 +23,11 @@ import { permissions } from './middleware/permissions.js';
 import { rateLimiting } from './middleware/rate-limiting.js';
 import { requestContext } from './middleware/request-context.js';
 import { requestValidation } from './middleware/request-validation.js';
+import { storeDeadline } from './middleware/store-deadline.js';
 import { openApiDocument } from './openapi.js';
 import type { AuthenticationFailureLimiter } from './rate-limit/authentication-failure-limiter.js';
 import type { RateLimiter } from './rate-limit/rate-limiter.js';
+import { ledgerWithinStoreDeadline } from './store-deadline.js';
 
 export interface AppDependencies {
   readonly config: Config;
@@ -42,12 +44,24 @@ export interface AppDependencies {
 
 type Check = 'ok' | 'unavailable';
 
+/** A readiness check that has not answered by then counts as unavailable, so /readyz itself never hangs. */
+const readyCheckMs = 1_500;
+
 async function checked(probe: () => Promise<unknown>): Promise<Check> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<Check>((resolve) => {
+    timer = setTimeout(resolve, readyCheckMs, 'unavailable');
+  });
   try {
-    await probe();
-    return 'ok';
-  } catch {
-    return 'unavailable';
+    return await Promise.race([
+      probe().then(
+        () => 'ok' as const,
+        () => 'unavailable' as const,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -88,22 +102,25 @@ export function createApp(deps: AppDependencies): Koa<ApiState> {
     ctx.body = document;
   });
 
+  // Every store call a request makes is charged to its store deadline, from authentication on.
+  const ledger = ledgerWithinStoreDeadline(deps.ledger);
   // The order of DESIGN.md section 5 and docs/decisions.md: each stage answers its own code, so when a
   // request has several faults the earliest stage's code is the answer.
   app
     .use(requestContext(deps.logger, deps.metrics))
     .use(operational.routes())
     .use(envelopeErrors())
+    .use(storeDeadline(deps.config.storeTimeouts.requestDeadlineMs))
     .use(functionLookup(functionNames))
     .use(postOnly())
-    .use(authentication(createAuthenticationGuard(deps.ledger, deps.authenticationFailures)))
+    .use(authentication(createAuthenticationGuard(ledger, deps.authenticationFailures)))
     .use(activeAccount())
     .use(idempotencyHeader())
     .use(bodyDecoding(deps.config.bodyLimitBytes))
     .use(requestValidation(parserFor(deps.config)))
     .use(permissions(deps.config.mode))
     .use(rateLimiting(deps.rateLimiter))
-    .use(operation(deps));
+    .use(operation({ ...deps, ledger }));
   app.on('error', (error: unknown) => {
     deps.logger.error({ err: error }, 'unhandled application error');
   });

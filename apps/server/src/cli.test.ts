@@ -285,7 +285,7 @@ describe('the operator commands', () => {
         state: 'cancelled',
         provider_code: 'LATE-7',
         reason: '',
-        received: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        received: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as string,
       },
     ]);
     const human = await runCli(['ledger', 'unapplied', '--reference', reference], env);

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, serviceStoreOptionsOf, storeOptionsOf } from './config.js';
 
 function problemsOf(environment: Record<string, string>): readonly string[] {
   try {
@@ -96,6 +96,25 @@ describe('the service configuration', () => {
     expect(problemsOf({ TOPUP_MODE: 'live' })[0]).toContain(
       'live mode needs real money-network and carrier providers',
     );
+  });
+
+  it('gives the service short PostgreSQL limits and leaves the operator’s commands the store’s own', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://topup@db.internal:5432/topup' });
+    expect(config.storeTimeouts).toEqual({ connectMs: 2_000, queryMs: 3_000, requestDeadlineMs: 4_000 });
+    expect(serviceStoreOptionsOf(config)).toEqual({
+      databaseUrl: 'postgres://topup@db.internal:5432/topup',
+      connectionTimeoutMs: 2_000,
+      queryTimeoutMs: 3_000,
+    });
+    expect(storeOptionsOf(config)).toEqual({ databaseUrl: 'postgres://topup@db.internal:5432/topup' });
+    const tuned = loadConfig({
+      STORE_CONNECT_TIMEOUT_MS: '500',
+      STORE_QUERY_TIMEOUT_MS: '1500',
+      STORE_DEADLINE_MS: '2500',
+    });
+    expect(tuned.storeTimeouts).toEqual({ connectMs: 500, queryMs: 1_500, requestDeadlineMs: 2_500 });
+    expect(serviceStoreOptionsOf(tuned)).toEqual({ dataDir: './.topup' });
+    expect(problemsOf({ STORE_DEADLINE_MS: '0' })[0]).toMatch(/^STORE_DEADLINE_MS: .*received "0"/);
   });
 
   it('refuses amount bounds that cross', () => {

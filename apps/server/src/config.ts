@@ -79,6 +79,9 @@ const environmentSchema = z.object({
   AUTH_CACHE_MS: integer(0, 60_000).default(2_000),
   HEADERS_TIMEOUT_MS: integer(100, 600_000).default(10_000),
   REQUEST_TIMEOUT_MS: integer(100, 3_600_000).default(30_000),
+  STORE_CONNECT_TIMEOUT_MS: integer(100, 60_000).default(2_000),
+  STORE_QUERY_TIMEOUT_MS: integer(100, 600_000).default(3_000),
+  STORE_DEADLINE_MS: integer(100, 600_000).default(4_000),
   AUTH_FAILURE_LIMIT: integer(1, 1_000_000).default(20),
   AUTH_FAILURE_WINDOW_SECONDS: integer(1, 86_400).default(60),
 });
@@ -160,6 +163,17 @@ export interface Config {
   readonly authCacheMs: number;
   /** Slow clients are cut off: headers must arrive within `headersMs`, the whole request within `requestMs`. */
   readonly httpTimeouts: { readonly headersMs: number; readonly requestMs: number };
+  /**
+   * How long the server and worker wait on PostgreSQL: for a connection (`connectMs`), for one statement
+   * (`queryMs`: cancelled by the database then, given up by the client a second later), and, in all, for
+   * one API request (`requestDeadlineMs`), after which the request is answered 9000/503. The operator's
+   * CLI and migrations keep the store's longer defaults.
+   */
+  readonly storeTimeouts: {
+    readonly connectMs: number;
+    readonly queryMs: number;
+    readonly requestDeadlineMs: number;
+  };
   /** Failed authentications allowed per client address and window before it is refused with 429. */
   readonly authFailureLimit: { readonly failures: number; readonly windowSeconds: number };
 }
@@ -216,6 +230,11 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     idempotencyPurgeIntervalSeconds: env.IDEMPOTENCY_PURGE_INTERVAL_SECONDS,
     authCacheMs: env.AUTH_CACHE_MS,
     httpTimeouts: { headersMs: env.HEADERS_TIMEOUT_MS, requestMs: env.REQUEST_TIMEOUT_MS },
+    storeTimeouts: {
+      connectMs: env.STORE_CONNECT_TIMEOUT_MS,
+      queryMs: env.STORE_QUERY_TIMEOUT_MS,
+      requestDeadlineMs: env.STORE_DEADLINE_MS,
+    },
     authFailureLimit: { failures: env.AUTH_FAILURE_LIMIT, windowSeconds: env.AUTH_FAILURE_WINDOW_SECONDS },
   };
 }
@@ -230,11 +249,25 @@ function dataDirOf(dataDir: string, initCwd: string | undefined): string {
   return resolve(initCwd, dataDir);
 }
 
-/** Where the configuration says the store is: PostgreSQL (in DATABASE_SCHEMA, if set) or embedded PGlite. */
+/**
+ * Where the configuration says the store is: PostgreSQL (in DATABASE_SCHEMA, if set) or embedded PGlite,
+ * with the store's own time limits, long enough for the operator's commands and migrations.
+ */
 export function storeOptionsOf(config: Config): OpenStoreOptions {
   if (config.databaseUrl === undefined) return { dataDir: config.dataDir };
   return {
     databaseUrl: config.databaseUrl,
     ...(config.databaseSchema === undefined ? {} : { schema: config.databaseSchema }),
+  };
+}
+
+/** The same store with the service's short time limits, so a silent database fails requests quickly. */
+export function serviceStoreOptionsOf(config: Config): OpenStoreOptions {
+  const options = storeOptionsOf(config);
+  if (options.databaseUrl === undefined) return options;
+  return {
+    ...options,
+    connectionTimeoutMs: config.storeTimeouts.connectMs,
+    queryTimeoutMs: config.storeTimeouts.queryMs,
   };
 }

@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createApp } from './app.js';
 import { answerClientErrors } from './client-errors.js';
-import { storeOptionsOf } from './config.js';
+import { serviceStoreOptionsOf, storeOptionsOf } from './config.js';
 import type { Config } from './config.js';
 import { createLogger } from './logger.js';
 import { createMetrics } from './metrics.js';
@@ -24,6 +24,7 @@ import { createMemoryRateLimiter } from './rate-limit/memory-rate-limiter.js';
 import type { RateLimiter } from './rate-limit/rate-limiter.js';
 import { createRedisAuthenticationFailureLimiter } from './rate-limit/redis-authentication-failure-limiter.js';
 import { createRedisRateLimiter } from './rate-limit/redis-rate-limiter.js';
+import { submissionsWithinStoreDeadline } from './store-deadline.js';
 
 export interface Core {
   readonly config: Config;
@@ -40,7 +41,17 @@ export async function openCore(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
 ): Promise<Core> {
-  return assembleCore(config, await openStore(storeOptionsOf(config)), { logger });
+  return assembleCore(config, await openServiceStore(config), { logger });
+}
+
+/**
+ * PostgreSQL is migrated through a store with the long limits first (a migration may wait for another
+ * process's), then served through one with the service's short limits.
+ */
+async function openServiceStore(config: Config): Promise<Store> {
+  if (config.databaseUrl === undefined) return openStore(storeOptionsOf(config));
+  await (await openStore(storeOptionsOf(config))).close();
+  return openStore({ ...serviceStoreOptionsOf(config), migrate: false });
 }
 
 export interface CoreParts {
@@ -63,7 +74,8 @@ export function assembleCore(config: Config, store: Store, parts: CoreParts): Co
     },
   });
   const provider =
-    parts.provider?.(store) ?? createSandboxSimulator(store, { delayMs: config.simulatorDelayMs });
+    parts.provider?.(store) ??
+    submissionsWithinStoreDeadline(createSandboxSimulator(store, { delayMs: config.simulatorDelayMs }));
   return {
     config,
     logger: parts.logger,

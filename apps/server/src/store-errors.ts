@@ -1,5 +1,8 @@
-// Recognises a store that cannot be reached (connection refused, reset, terminated, timed out), which is
-// answered 9000 with HTTP 503 rather than 502, and fails /readyz.
+// Recognises a store that cannot be reached (connection refused, reset, terminated, timed out, or silent
+// past the request's store deadline), which is answered 9000 with HTTP 503 rather than 502, and fails
+// /readyz.
+
+import { StoreDeadlineExceeded } from './store-deadline.js';
 
 const unavailableCodes = new Set([
   'ECONNREFUSED',
@@ -31,6 +34,7 @@ const unavailableMessages = [
 
 export function isStoreUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  if (error instanceof StoreDeadlineExceeded) return true;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && unavailableCodes.has(code)) return true;
   if (unavailableMessages.some((text) => error.message.includes(text))) return true;

@@ -1,12 +1,13 @@
 // The worker's metrics can be scraped in both shapes of the service: `pnpm start` (server and worker in one
 // process, one /metrics) and `pnpm start:worker` (the worker alone, with its own /healthz and /metrics).
 // Both run as real processes. Each transaction has two endpoints: one answers, so a delivery is counted;
-// nothing listens at the other, so its delivery waits for a retry and the queue is one deep.
+// nothing listens at the other, so its delivery waits for a retry and the queue is one deep. A scrape
+// while the store fails still succeeds, in process (the PostgreSQL outage test scrapes `start:worker`).
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLedger } from '@topup/ledger';
+import { createLedger, openStore } from '@topup/ledger';
 import { parseSendAgentFloat } from '@topup/validation';
 import { createSandboxSimulator } from '@topup/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import type { CallbackSink } from './testing/callback-sink.js';
 import { startService, startWorkerProcess } from './testing/child-process.js';
 import { eventually } from './testing/eventually.js';
 import { openPostgresSchema, postgresTestUrl } from './testing/postgres-schema.js';
+import { startTestService } from './testing/test-service.js';
 
 const databaseUrl = postgresTestUrl();
 /** Port 9 (discard) on loopback: nothing listens there, so every attempt is refused. */
@@ -91,6 +93,30 @@ describe('worker metrics', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 90_000);
+
+  it('still answers /metrics while the store fails, the queue gauges kept and marked stale', async () => {
+    const store = await openStore({ dataDir: 'memory://' });
+    const service = await startTestService(store, { worker: true });
+    try {
+      const before = await scrape(service.url);
+      expect(sample(before, 'topup_worker_queue_stats_up')).toBe(1);
+      expect(sample(before, 'topup_callback_queue_depth')).toBe(0);
+      const answering = store.query.bind(store);
+      store.query = () => Promise.reject(new Error('Connection terminated unexpectedly'));
+      try {
+        const during = await scrape(service.url);
+        expect(sample(during, 'topup_worker_queue_stats_up')).toBe(0);
+        expect(sample(during, 'topup_callback_queue_depth')).toBe(0);
+        expect(during).toContain('topup_requests_total');
+      } finally {
+        store.query = answering;
+      }
+      expect(sample(await scrape(service.url), 'topup_worker_queue_stats_up')).toBe(1);
+    } finally {
+      await service.stop();
+      await store.close();
+    }
+  });
 
   it.skipIf(databaseUrl === undefined)(
     'serves /healthz and /metrics with deliveries and queue depth on `pnpm start:worker`',

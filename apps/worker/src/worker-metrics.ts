@@ -1,6 +1,9 @@
 // Prometheus metrics of one worker, in its own registry (several workers in one process, as in tests, do
 // not collide): callback deliveries by outcome, attempt latency, provider results and timeouts applied, and
-// the outbox's depth and oldest pending age, measured by a query whenever the registry is scraped.
+// the outbox's depth and oldest pending age, measured by a query whenever the registry is scraped. That
+// query must never fail the scrape (a database outage is exactly when the other metrics matter): it is
+// given up after a second, the two gauges then keep their last values, and `topup_worker_queue_stats_up`
+// says whether they are current.
 
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -19,15 +22,56 @@ export interface WorkerMetrics {
   readonly submissionsResumed: Counter<'result'>;
 }
 
+/** How long a scrape waits for the outbox query before reporting the gauges as stale. */
+const defaultQueueStatsTimeoutMs = 1_000;
+
+/**
+ * Reads the outbox's stats for a scrape: one query shared by the gauges that ask during it, and while one
+ * is still running (a silent database) no other is started. Undefined when it failed or did not answer
+ * within `timeoutMs`.
+ */
+function queueStatsSampler(
+  queueStats: () => Promise<DeliveryQueueStats>,
+  timeoutMs: number,
+): () => Promise<DeliveryQueueStats | undefined> {
+  let running: Promise<DeliveryQueueStats | undefined> | undefined;
+  return async () => {
+    running ??= queueStats()
+      .catch(() => undefined)
+      .finally(() => {
+        running = undefined;
+      });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs, undefined);
+    });
+    try {
+      return await Promise.race([running, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+export interface WorkerMetricsOptions {
+  /** How long a scrape waits for the outbox query (default 1000 ms). */
+  readonly queueStatsTimeoutMs?: number;
+}
+
 /** Creates the worker's registry; `queueStats` is asked at each scrape. */
-export function createWorkerMetrics(queueStats: () => Promise<DeliveryQueueStats>): WorkerMetrics {
+export function createWorkerMetrics(
+  queueStats: () => Promise<DeliveryQueueStats>,
+  options: WorkerMetricsOptions = {},
+): WorkerMetrics {
   const registry = new Registry();
+  const sample = queueStatsSampler(queueStats, options.queueStatsTimeoutMs ?? defaultQueueStatsTimeoutMs);
   new Gauge({
     name: 'topup_callback_queue_depth',
     help: 'Callback deliveries waiting to be delivered (pending)',
     registers: [registry],
     async collect() {
-      this.set((await queueStats()).pending);
+      const stats = await sample();
+      if (stats !== undefined) this.set(stats.pending);
     },
   });
   new Gauge({
@@ -35,7 +79,16 @@ export function createWorkerMetrics(queueStats: () => Promise<DeliveryQueueStats
     help: 'Age of the oldest pending callback delivery',
     registers: [registry],
     async collect() {
-      this.set((await queueStats()).oldestPendingAgeSeconds);
+      const stats = await sample();
+      if (stats !== undefined) this.set(stats.oldestPendingAgeSeconds);
+    },
+  });
+  new Gauge({
+    name: 'topup_worker_queue_stats_up',
+    help: 'Whether this scrape read the callback queue gauges from the database (1) or kept their last values (0)',
+    registers: [registry],
+    async collect() {
+      this.set((await sample()) === undefined ? 0 : 1);
     },
   });
   return {

@@ -46,7 +46,9 @@ describe.each(testStoreKinds())('what happens after a commit, on %s', (kind) => 
     ]);
     expect(completed).toMatchObject({ kind: 'resolved', transaction: { state: 'completed' } });
     expect(cancelled).toMatchObject({ kind: 'resolved', transaction: { state: 'cancelled' } });
-    expect(await ledger.listDeliveries(account.id, { reference: first.transaction.reference })).toHaveLength(1);
+    expect(await ledger.listDeliveries(account.id, { reference: first.transaction.reference })).toHaveLength(
+      1,
+    );
     await ledger.close();
   });
 });
@@ -84,8 +86,10 @@ describe.each(testStoreKinds())('text the ledger refuses, on %s', (kind) => {
         message: 'Expected recipient name without characters XML cannot carry, received one with U+0000.',
       },
     });
-    expect(results[2]).toMatchObject({ reason: { message: expect.stringContaining('payment name') } });
-    expect(results[3]).toMatchObject({ reason: { message: expect.stringContaining('U+D800') } });
+    expect(results[2]).toMatchObject({
+      reason: { message: expect.stringContaining('payment name') as string },
+    });
+    expect(results[3]).toMatchObject({ reason: { message: expect.stringContaining('U+D800') as string } });
     expect((await ledger.balance(account.id, 'float')).pendingMinor).toBe(20_000n);
     await ledger.close();
   });

@@ -88,6 +88,59 @@ describe('createGroupCommit', () => {
     await expect(queue.submit(8)).rejects.toBeInstanceOf(LedgerError);
   });
 
+  it('withdraws an item whose signal aborts while it is still queued, and applies the rest', async () => {
+    const { batches, flush } = recorder();
+    const queue = createGroupCommit({ maxWaitMs: 20, maxSize: 100, flush });
+    const gaveUp = new AbortController();
+    const kept = queue.submit(1);
+    const withdrawn = queue.submit(2, gaveUp.signal);
+    gaveUp.abort(new Error('the caller stopped waiting'));
+    await expect(withdrawn).rejects.toThrow('the caller stopped waiting');
+    await expect(kept).resolves.toBe(10);
+    expect(batches).toEqual([[1]]);
+  });
+
+  it('runs no empty batch when every queued item was withdrawn', async () => {
+    const { batches, flush } = recorder();
+    const queue = createGroupCommit({ maxWaitMs: 5, maxSize: 100, flush });
+    const gaveUp = new AbortController();
+    const withdrawn = queue.submit(1, gaveUp.signal);
+    gaveUp.abort(new Error('gone'));
+    await expect(withdrawn).rejects.toThrow('gone');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(batches).toEqual([]);
+  });
+
+  it('refuses an item whose signal has already aborted, without queueing it', async () => {
+    const { batches, flush } = recorder();
+    const queue = createGroupCommit({ maxWaitMs: 1, maxSize: 100, flush });
+    await expect(queue.submit(1, AbortSignal.abort(new Error('too late')))).rejects.toThrow('too late');
+    await queue.close();
+    expect(batches).toEqual([]);
+  });
+
+  it('keeps an item whose signal aborts once its batch has started: its outcome is the batch’s', async () => {
+    let flushStarted: () => void = () => undefined;
+    const flushing = new Promise<void>((resolve) => (flushStarted = resolve));
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const queue = createGroupCommit<number, number>({
+      maxWaitMs: 0,
+      maxSize: 100,
+      async flush(items) {
+        flushStarted();
+        await released;
+        return items.map((item) => ({ ok: true as const, value: item }));
+      },
+    });
+    const gaveUp = new AbortController();
+    const inBatch = queue.submit(5, gaveUp.signal);
+    await flushing;
+    gaveUp.abort(new Error('too late to withdraw'));
+    release();
+    await expect(inBatch).resolves.toBe(5);
+  });
+
   it('rejects a batch size below one', () => {
     expect(() => createGroupCommit({ maxWaitMs: 1, maxSize: 0, flush: recorder().flush })).toThrow(
       /maxSize of at least 1/,

@@ -1,7 +1,8 @@
 // Group commit: requests are queued and flushed together. A flush starts when the oldest queued item
 // has waited `maxWaitMs`, or at once when `maxSize` items are queued. One flush runs at a time; what
 // arrives meanwhile becomes the next batch, which starts as soon as the running one finishes, so the
-// batch size follows the load on its own.
+// batch size follows the load on its own. An item whose caller gives up (its signal aborts) while it is
+// still queued is withdrawn and never applied; once its batch has started, its outcome is the batch's.
 
 import { LedgerError } from './ledger-error.js';
 
@@ -16,7 +17,8 @@ export interface GroupCommitOptions<I, O> {
 }
 
 export interface GroupCommit<I, O> {
-  submit(item: I): Promise<O>;
+  /** Queues `item`; an abort of `signal` before its batch starts withdraws it with the signal's reason. */
+  submit(item: I, signal?: AbortSignal): Promise<O>;
   /** Flushes everything queued, waits for it, and refuses later submissions. */
   close(): Promise<void>;
 }
@@ -25,6 +27,14 @@ interface Waiting<I, O> {
   item: I;
   resolve(value: O): void;
   reject(error: unknown): void;
+}
+
+/** Why a withdrawn item is rejected: its signal's reason, an Error unless the caller chose otherwise. */
+function withdrawalError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error
+    ? reason
+    : new Error(`Expected the item to wait for its batch, received an abort (${String(reason)}).`);
 }
 
 /** A group-commit queue in front of `flush`. */
@@ -62,6 +72,8 @@ export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): Grou
       clearTimeout(timer);
       timer = undefined;
     }
+    // Everything queued may have been withdrawn since the timer was set.
+    if (queue.length === 0) return;
     const batch = queue.slice(0, maxSize);
     queue = queue.slice(batch.length);
     running = runBatch(batch).finally(() => {
@@ -77,13 +89,29 @@ export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): Grou
   }
 
   return {
-    submit(item) {
+    submit(item, signal) {
       if (closed)
         return Promise.reject(
           new LedgerError('ledger_closed', 'The ledger is closed; no request is accepted.'),
         );
+      if (signal?.aborted === true) return Promise.reject(withdrawalError(signal));
       return new Promise<O>((resolve, reject) => {
-        queue.push({ item, resolve, reject });
+        // Once the item leaves the queue, whichever way, the signal no longer concerns it.
+        const settling =
+          <A>(settle: (argument: A) => void) =>
+          (argument: A) => {
+            signal?.removeEventListener('abort', withdraw);
+            settle(argument);
+          };
+        const waiting: Waiting<I, O> = { item, resolve: settling(resolve), reject: settling(reject) };
+        function withdraw() {
+          const index = queue.indexOf(waiting);
+          if (index === -1) return;
+          queue.splice(index, 1);
+          if (signal !== undefined) waiting.reject(withdrawalError(signal));
+        }
+        signal?.addEventListener('abort', withdraw, { once: true });
+        queue.push(waiting);
         schedule();
       });
     },

@@ -177,12 +177,16 @@ export interface Ledger {
     accountId: string;
     request: SendAgentFloatRequest;
     idempotency?: IdempotencyClaim;
+    /** Aborted while the request still waits for its batch, it is withdrawn unapplied. */
+    signal?: AbortSignal;
   }): Promise<RequestOutcome>;
   /** Records the purchase; no money moves until it completes. Group-committed. */
   requestAirtime(input: {
     accountId: string;
     request: BuyAirtimeRequest;
     idempotency?: IdempotencyClaim;
+    /** Aborted while the request still waits for its batch, it is withdrawn unapplied. */
+    signal?: AbortSignal;
   }): Promise<RequestOutcome>;
   saveIdempotentResponse(accountId: string, key: string, response: StoredResponse): Promise<void>;
   findIdempotentResponse(accountId: string, key: string): Promise<StoredResponse | undefined>;
@@ -454,11 +458,11 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     },
     balance: requireBalance,
 
-    async requestAgentFloat({ accountId, request, idempotency: claim }) {
-      return requests.submit(agentFloatDraft(accountId, request, claim, now()));
+    async requestAgentFloat({ accountId, request, idempotency: claim, signal }) {
+      return requests.submit(agentFloatDraft(accountId, request, claim, now()), signal);
     },
-    async requestAirtime({ accountId, request, idempotency: claim }) {
-      return requests.submit(airtimeDraft(accountId, request, claim, now()));
+    async requestAirtime({ accountId, request, idempotency: claim, signal }) {
+      return requests.submit(airtimeDraft(accountId, request, claim, now()), signal);
     },
     saveIdempotentResponse: (accountId, key, response) =>
       idempotency.saveIdempotentResponse(store, accountId, key, response),

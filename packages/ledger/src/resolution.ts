@@ -4,11 +4,7 @@
 // one transaction resolve it once.
 
 import type { Carrier } from '@topup/envelope';
-import {
-  callbackInsertStatement,
-  listeningEndpoints,
-  type AnnouncedTransaction,
-} from './callback-outbox.js';
+import { callbackInsertStatement, listeningEndpoints, type AnnouncedTransaction } from './callback-outbox.js';
 import { callbackEventOf } from './callback-payload.js';
 import {
   availableOf,
@@ -16,7 +12,6 @@ import {
   lockLedgerAccounts,
   balanceUpdateStatement,
   systemAccountIds,
-  type ChannelBalance,
   type ChannelName,
 } from './ledger-accounts.js';
 import type { ResolveOutcome } from './outcomes.js';

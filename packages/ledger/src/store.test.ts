@@ -213,6 +213,31 @@ describe.skipIf(!testStoreKinds().includes('postgres'))('migrations on PostgreSQ
   });
 });
 
+describe.skipIf(!testStoreKinds().includes('postgres'))('time limits on PostgreSQL', () => {
+  const databaseUrl = process.env.TEST_DATABASE_URL ?? '';
+
+  it('gives up a statement the database does not answer and discards its connection, so the next query runs at once', async () => {
+    // One connection, a 200 ms statement limit: the client gives up a second after it.
+    const store = await openPostgresStore({ databaseUrl, poolSize: 1, queryTimeoutMs: 200 });
+    try {
+      const started = Date.now();
+      // The statement limit lifted inside the transaction stands in for a database that went silent.
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.query('SET LOCAL statement_timeout = 0');
+          await tx.query('SELECT pg_sleep(5)');
+        }),
+      ).rejects.toThrow('Query read timeout');
+      expect(Date.now() - started).toBeLessThan(2_000);
+      const next = Date.now();
+      await expect(store.query('SELECT 42 AS n')).resolves.toEqual({ rows: [{ n: 42 }] });
+      expect(Date.now() - next).toBeLessThan(1_000);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('the test store kinds', () => {
   it('include PostgreSQL under CI even without TEST_DATABASE_URL, so its suites fail instead of skipping', async () => {
     const saved = { ci: process.env.CI, url: process.env.TEST_DATABASE_URL };

@@ -165,6 +165,26 @@ describe.each(testStoreKinds())('transactions and their money on %s', (kind) => 
       expect(after).toEqual(before);
     });
 
+    it('withdraws a request whose caller gave up before its batch started, writing nothing', async () => {
+      const account = await fundedAccount(100_000n);
+      const gaveUp = new AbortController();
+      const withdrawn = ledger.requestAgentFloat({
+        accountId: account.id,
+        request: floatRequest({ amount: 100 }),
+        idempotency: { key: 'withdrawn-1', requestHash: 'h' },
+        signal: gaveUp.signal,
+      });
+      gaveUp.abort(new Error('the request ran out of time'));
+      await expect(withdrawn).rejects.toThrow('the request ran out of time');
+      const { rows } = await test.store.query<{ transactions: number; keys: number }>(
+        `SELECT (SELECT count(*)::int FROM transactions WHERE account_id = $1) AS transactions,
+                (SELECT count(*)::int FROM idempotency_keys WHERE account_id = $1) AS keys`,
+        [account.id],
+      );
+      expect(rows).toEqual([{ transactions: 0, keys: 0 }]);
+      expect((await ledger.balance(account.id, 'float')).availableMinor).toBe(100_000n);
+    });
+
     it('counts what is already reserved against later requests', async () => {
       const account = await fundedAccount(25_000n);
       const first = await ledger.requestAgentFloat({

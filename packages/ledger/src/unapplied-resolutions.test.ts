@@ -21,7 +21,8 @@ describe.each(testStoreKinds())('resolutions that come too late, on %s', (kind) 
     const account = await ledger.createAccount({ name: 'Duka Supplies' });
     await ledger.fund(account.id, 'float', 100_000n);
     const outcome = await ledger.requestAgentFloat({ accountId: account.id, request: floatRequest() });
-    if (outcome.kind !== 'created') throw new Error(`Expected a created transaction, received ${outcome.kind}.`);
+    if (outcome.kind !== 'created')
+      throw new Error(`Expected a created transaction, received ${outcome.kind}.`);
     return { accountId: account.id, reference: outcome.transaction.reference };
   }
 
@@ -41,7 +42,10 @@ describe.each(testStoreKinds())('resolutions that come too late, on %s', (kind) 
         receivedAt: clock,
       },
     ]);
-    expect(await ledger.balance(accountId, 'float')).toMatchObject({ availableMinor: 100_000n, pendingMinor: 0n });
+    expect(await ledger.balance(accountId, 'float')).toMatchObject({
+      availableMinor: 100_000n,
+      pendingMinor: 0n,
+    });
   });
 
   it('keeps the second of a completion and a cancellation resolved in one batch', async () => {

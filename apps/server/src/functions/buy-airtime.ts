@@ -3,6 +3,7 @@
 
 import { successMessages } from '@topup/envelope';
 import type { BuyAirtimeRequest } from '@topup/validation';
+import { storeDeadlineSignal } from '../store-deadline.js';
 import { transactionHandler } from './transaction-operation.js';
 
 export const buyAirtime = transactionHandler<BuyAirtimeRequest>({
@@ -10,5 +11,10 @@ export const buyAirtime = transactionHandler<BuyAirtimeRequest>({
   requestedMessage: successMessages.airtimeRequested,
   channel: 'airtime',
   reserve: (deps, accountId, request, idempotency) =>
-    deps.ledger.requestAirtime({ accountId, request, ...(idempotency === undefined ? {} : { idempotency }) }),
+    deps.ledger.requestAirtime({
+      accountId,
+      request,
+      ...(idempotency === undefined ? {} : { idempotency }),
+      ...storeDeadlineSignal(),
+    }),
 });

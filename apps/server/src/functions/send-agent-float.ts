@@ -2,6 +2,7 @@
 
 import { successMessages } from '@topup/envelope';
 import type { SendAgentFloatRequest } from '@topup/validation';
+import { storeDeadlineSignal } from '../store-deadline.js';
 import { transactionHandler } from './transaction-operation.js';
 
 export const sendAgentFloat = transactionHandler<SendAgentFloatRequest>({
@@ -13,5 +14,6 @@ export const sendAgentFloat = transactionHandler<SendAgentFloatRequest>({
       accountId,
       request,
       ...(idempotency === undefined ? {} : { idempotency }),
+      ...storeDeadlineSignal(),
     }),
 });

@@ -18,6 +18,7 @@ import type { SubmitResult } from '@topup/worker';
 import type { Logger } from 'pino';
 import { ApiFailure } from '../api-failure.js';
 import { encodeReply } from '../reply.js';
+import { runWithRenewedStoreDeadline } from '../store-deadline.js';
 import type { ApiDependencies, HandlerInput, HandlerResult } from './api-function.js';
 import { requestFingerprint } from './idempotency-key.js';
 
@@ -90,19 +91,22 @@ async function awaitFirstReply<I>(
 ): Promise<HandlerResult> {
   const { deps, account, ctx } = input;
   const deadline = Date.now() + deps.config.idempotencyWaitMs;
-  for (;;) {
+  const look = async (): Promise<HandlerResult | undefined> => {
     const stored = await deps.ledger.findIdempotentResponse(account.id, key);
     if (stored !== undefined) return replay(stored);
     const transaction = await deps.ledger.getTransaction(account.id, reference);
     const abandoned =
       transaction !== undefined &&
       Date.now() - transaction.createdAt.getTime() > deps.config.providerTimeoutMs + abandonedAfterMs;
-    if (transaction !== undefined && abandoned) {
-      const answer = await answerFromState(deps, operation, transaction, account);
-      const reply = encodeReply(answer.envelope, ctx.state.negotiated, answer.httpStatus);
-      await deps.ledger.saveIdempotentResponse(account.id, key, storedOf(reply));
-      return { kind: 'encoded', reply, headers: {} };
-    }
+    if (transaction === undefined || !abandoned) return undefined;
+    const answer = await answerFromState(deps, operation, transaction, account);
+    const reply = encodeReply(answer.envelope, ctx.state.negotiated, answer.httpStatus);
+    await deps.ledger.saveIdempotentResponse(account.id, key, storedOf(reply));
+    return { kind: 'encoded', reply, headers: {} };
+  };
+  for (;;) {
+    const answered = await runWithRenewedStoreDeadline(look);
+    if (answered !== undefined) return answered;
     if (Date.now() >= deadline) {
       throw new ApiFailure(
         '5000',

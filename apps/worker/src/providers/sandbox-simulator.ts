@@ -67,7 +67,8 @@ export function createSandboxSimulator(store: Store, options: SandboxSimulatorOp
       if (outcome === 'refused_at_once') {
         return { kind: 'refused', reason: 'refused by the provider', providerCode: providerCode() };
       }
-      if (outcome === 'unavailable') return { kind: 'unavailable', reason: 'provider unavailable', taken: false };
+      if (outcome === 'unavailable')
+        return { kind: 'unavailable', reason: 'provider unavailable', taken: false };
       // A transaction that never answers is accepted and simply has no job: the timeout cancels it.
       if (outcome === 'never_answers') return { kind: 'accepted' };
       await jobs.write({ reference: transaction.reference, outcome, providerCode: providerCode() });
