@@ -94,7 +94,8 @@ describe.each(openTestStores())('secrets in the logs of a full run, on $name', (
         headers: { 'Content-Type': 'text/xml', Accept: 'text/xml' },
       }),
       await service.call('send_agent_float', { token, json: { ...float, mobile: '254712340666' } }),
-      await service.call('get_balance', { token: `${token.slice(0, -1)}x` }),
+      // Another last character: one in 62 tokens already ends in x.
+      await service.call('get_balance', { token: `${token.slice(0, -1)}${token.endsWith('x') ? 'y' : 'x'}` }),
       await service.call('get_balance', { headers: { Authorization: `Basic ${token}` } }),
       await service.call('get_balance', { token, json: { token, secret: endpoint.secret } }),
     ];

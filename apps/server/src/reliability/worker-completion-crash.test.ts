@@ -1,7 +1,8 @@
-// Fault 3: a worker process killed inside the completion step, after the ledger posting and before the
-// callback outbox row. A trigger on the outbox table holds the worker's INSERT there, the worker is killed
-// with SIGKILL, and the database notices the dead client: the posting and the outbox row must stand or fall
-// together. A new worker then completes the transaction once, with its one callback.
+// Fault 3: a worker process killed inside the completion step, between the ledger posting and the callback
+// outbox row (the resolution sends both in one statement, the outbox INSERT last). A trigger on the outbox
+// table holds that INSERT, the worker is killed with SIGKILL, and the database notices the dead client: the
+// posting and the outbox row must stand or fall together. A new worker then completes the transaction once,
+// with its one callback.
 
 import { once } from 'node:events';
 import { createLedger } from '@topup/ledger';
@@ -103,7 +104,7 @@ describe.skipIf(databaseUrl === undefined)('a worker killed inside the completio
       async () => {
         const { rows } = await db.store.query<{ pid: number }>(
           `SELECT pid FROM pg_stat_activity
-           WHERE state = 'active' AND query LIKE 'INSERT INTO callback_deliveries%'
+           WHERE state = 'active' AND query LIKE '%INSERT INTO callback_deliveries%'
              AND backend_xid IS NOT NULL`,
         );
         return rows[0]?.pid;
