@@ -6,12 +6,15 @@ import type { ResponseNegotiation } from '@topup/envelope';
 import type { Account, TokenMode } from '@topup/ledger';
 import type { ApiFunctionName } from '@topup/validation';
 import type { Logger } from 'pino';
+import type { StoreBudget } from './store-deadline.js';
 
 export interface ApiState {
   requestId: string;
   log: Logger;
   /** The answer's format and `Content-Type`, negotiated from `Accept` before anything can fail. */
   negotiated: ResponseNegotiation;
+  /** The request's store time (store-deadline.ts), given before any API stage touches the store. */
+  storeBudget: StoreBudget;
   functionName?: ApiFunctionName;
   account?: Account;
   tokenId?: string;

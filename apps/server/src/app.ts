@@ -27,7 +27,6 @@ import { storeDeadline } from './middleware/store-deadline.js';
 import { openApiDocument } from './openapi.js';
 import type { AuthenticationFailureLimiter } from './rate-limit/authentication-failure-limiter.js';
 import type { RateLimiter } from './rate-limit/rate-limiter.js';
-import { ledgerWithinStoreDeadline } from './store-deadline.js';
 
 export interface AppDependencies {
   readonly config: Config;
@@ -102,8 +101,6 @@ export function createApp(deps: AppDependencies): Koa<ApiState> {
     ctx.body = document;
   });
 
-  // Every store call a request makes is charged to its store deadline, from authentication on.
-  const ledger = ledgerWithinStoreDeadline(deps.ledger);
   // The order of DESIGN.md section 5 and docs/decisions.md: each stage answers its own code, so when a
   // request has several faults the earliest stage's code is the answer.
   app
@@ -113,14 +110,14 @@ export function createApp(deps: AppDependencies): Koa<ApiState> {
     .use(storeDeadline(deps.config.storeTimeouts.requestDeadlineMs))
     .use(functionLookup(functionNames))
     .use(postOnly())
-    .use(authentication(createAuthenticationGuard(ledger, deps.authenticationFailures)))
+    .use(authentication(createAuthenticationGuard(deps.ledger, deps.authenticationFailures)))
     .use(activeAccount())
     .use(idempotencyHeader())
     .use(bodyDecoding(deps.config.bodyLimitBytes))
     .use(requestValidation(parserFor(deps.config)))
     .use(permissions(deps.config.mode))
     .use(rateLimiting(deps.rateLimiter))
-    .use(operation({ ...deps, ledger }));
+    .use(operation(deps));
   app.on('error', (error: unknown) => {
     deps.logger.error({ err: error }, 'unhandled application error');
   });

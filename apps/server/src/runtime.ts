@@ -24,7 +24,7 @@ import { createMemoryRateLimiter } from './rate-limit/memory-rate-limiter.js';
 import type { RateLimiter } from './rate-limit/rate-limiter.js';
 import { createRedisAuthenticationFailureLimiter } from './rate-limit/redis-authentication-failure-limiter.js';
 import { createRedisRateLimiter } from './rate-limit/redis-rate-limiter.js';
-import { submissionsWithinStoreDeadline } from './store-deadline.js';
+import { withSubmissionsInStore } from './store-deadline.js';
 
 export interface Core {
   readonly config: Config;
@@ -75,7 +75,7 @@ export function assembleCore(config: Config, store: Store, parts: CoreParts): Co
   });
   const provider =
     parts.provider?.(store) ??
-    submissionsWithinStoreDeadline(createSandboxSimulator(store, { delayMs: config.simulatorDelayMs }));
+    withSubmissionsInStore(createSandboxSimulator(store, { delayMs: config.simulatorDelayMs }));
   return {
     config,
     logger: parts.logger,

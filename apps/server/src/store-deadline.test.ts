@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Ledger, Queryable, Store } from '@topup/ledger';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StoreDeadlineExceeded, ledgerWithinStoreDeadline, runWithStoreDeadline } from './store-deadline.js';
+import { StoreBudget, StoreDeadlineExceeded, ledgerWithinBudget } from './store-deadline.js';
 import { isStoreUnavailable } from './store-errors.js';
 import { eventually } from './testing/eventually.js';
 import { startTestService } from './testing/test-service.js';
@@ -19,63 +19,68 @@ function slowLedger(ms: number) {
       return 'balance';
     },
   } as unknown as Ledger;
-  return { ledger: ledgerWithinStoreDeadline(ledger), reached };
+  return { ledger, reached };
+}
+
+/** The slow ledger as one request with `deadlineMs` of store time sees it. */
+function withinDeadline(deadlineMs: number, ledger: Ledger) {
+  const budget = new StoreBudget(deadlineMs);
+  return { budget, ledger: ledgerWithinBudget(ledger, budget) };
 }
 
 describe('the store deadline of a request', () => {
   it('fails a store call still unanswered when the request’s store time runs out', async () => {
-    const { ledger } = slowLedger(1_000);
+    const { ledger } = withinDeadline(100, slowLedger(1_000).ledger);
     const started = Date.now();
-    const failed = runWithStoreDeadline(100, () => ledger.balance('a', 'float'));
+    const failed = ledger.balance('a', 'float');
     await expect(failed).rejects.toBeInstanceOf(StoreDeadlineExceeded);
     expect(Date.now() - started).toBeLessThan(500);
     await expect(failed).rejects.toSatisfy(isStoreUnavailable);
   });
 
   it('charges only the time spent waiting on the store, not the time between calls', async () => {
-    const { ledger } = slowLedger(40);
-    const answers = await runWithStoreDeadline(200, async () => {
-      const first = await ledger.balance('a', 'float');
-      // A slow provider in between: bounded by its own timeout, not by the store deadline.
-      await sleep(300);
-      const second = await ledger.balance('a', 'float');
-      return [first, second];
-    });
-    expect(answers).toEqual(['balance', 'balance']);
+    const { ledger } = withinDeadline(200, slowLedger(40).ledger);
+    const first = await ledger.balance('a', 'float');
+    // A slow provider in between: bounded by its own timeout, not by the store deadline.
+    await sleep(300);
+    const second = await ledger.balance('a', 'float');
+    expect([first, second]).toEqual(['balance', 'balance']);
   });
 
   it('keeps counting a store call its caller stopped waiting for, until it ends', async () => {
-    const { ledger } = slowLedger(1_000);
+    const { ledger } = withinDeadline(300, slowLedger(1_000).ledger);
     const started = Date.now();
-    await runWithStoreDeadline(300, async () => {
-      // As a submission given up at the provider timeout: the caller moves on, the call holds the store.
-      const given = await Promise.race([ledger.balance('a', 'float'), sleep(100, 'given up')]);
-      expect(given).toBe('given up');
-      await expect(ledger.balance('a', 'float')).rejects.toBeInstanceOf(StoreDeadlineExceeded);
-    });
+    // As a submission given up at the provider timeout: the caller moves on, the call holds the store.
+    const given = await Promise.race([ledger.balance('a', 'float'), sleep(100, 'given up')]);
+    expect(given).toBe('given up');
+    await expect(ledger.balance('a', 'float')).rejects.toBeInstanceOf(StoreDeadlineExceeded);
     expect(Date.now() - started).toBeLessThan(400);
   });
 
   it('counts store calls that overlap once', async () => {
-    const { ledger } = slowLedger(150);
-    const answers = await runWithStoreDeadline(250, () =>
-      Promise.all([ledger.balance('a', 'float'), ledger.balance('a', 'airtime')]),
-    );
+    const { ledger } = withinDeadline(250, slowLedger(150).ledger);
+    const answers = await Promise.all([ledger.balance('a', 'float'), ledger.balance('a', 'airtime')]);
     expect(answers).toEqual(['balance', 'balance']);
   });
 
   it('refuses to start a store call once the request’s store time is spent', async () => {
-    const { ledger, reached } = slowLedger(150);
-    await runWithStoreDeadline(100, async () => {
-      await expect(ledger.balance('a', 'float')).rejects.toBeInstanceOf(StoreDeadlineExceeded);
-      await expect(ledger.balance('a', 'float')).rejects.toBeInstanceOf(StoreDeadlineExceeded);
-    });
-    expect(reached.calls).toBe(1);
+    const slow = slowLedger(150);
+    const { ledger, budget } = withinDeadline(100, slow.ledger);
+    await expect(ledger.balance('a', 'float')).rejects.toBeInstanceOf(StoreDeadlineExceeded);
+    await expect(ledger.balance('a', 'float')).rejects.toBeInstanceOf(StoreDeadlineExceeded);
+    expect(slow.reached.calls).toBe(1);
+    expect(budget.signal.aborted).toBe(true);
   });
 
-  it('leaves store calls outside any request unbounded', async () => {
-    const { ledger } = slowLedger(150);
-    await expect(ledger.balance('a', 'float')).resolves.toBe('balance');
+  it('charges each request to its own budget, and a renewed budget starts untouched', async () => {
+    const slow = slowLedger(80);
+    const spent = withinDeadline(100, slow.ledger);
+    await spent.ledger.balance('a', 'float');
+    await expect(spent.ledger.balance('a', 'float')).rejects.toBeInstanceOf(StoreDeadlineExceeded);
+    const other = withinDeadline(100, slow.ledger);
+    await expect(other.ledger.balance('a', 'float')).resolves.toBe('balance');
+    const renewed = ledgerWithinBudget(slow.ledger, spent.budget.renewed());
+    await expect(renewed.balance('a', 'float')).resolves.toBe('balance');
   });
 });
 

@@ -10,7 +10,9 @@ import type { Config } from '../config.js';
 import type { EncodedReply } from '../reply.js';
 
 export interface ApiDependencies {
+  /** For a handler, the ledger with every call charged to the request's store budget. */
   readonly ledger: Ledger;
+  /** For a handler, the provider with store-backed submissions charged to the request's store budget. */
   readonly provider: Provider;
   readonly config: Config;
 }
@@ -20,6 +22,8 @@ export interface HandlerInput<I> {
   readonly account: Account;
   readonly input: I;
   readonly deps: ApiDependencies;
+  /** The same dependencies on a fresh store budget as large as the request's: for each look of a long wait. */
+  readonly renewedDeps: () => ApiDependencies;
 }
 
 export type HandlerResult =

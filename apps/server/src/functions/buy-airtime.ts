@@ -3,18 +3,17 @@
 
 import { successMessages } from '@topup/envelope';
 import type { BuyAirtimeRequest } from '@topup/validation';
-import { storeDeadlineSignal } from '../store-deadline.js';
 import { transactionHandler } from './transaction-operation.js';
 
 export const buyAirtime = transactionHandler<BuyAirtimeRequest>({
   name: 'buy_airtime',
   requestedMessage: successMessages.airtimeRequested,
   channel: 'airtime',
-  reserve: (deps, accountId, request, idempotency) =>
+  reserve: (deps, accountId, request, idempotency, signal) =>
     deps.ledger.requestAirtime({
       accountId,
       request,
       ...(idempotency === undefined ? {} : { idempotency }),
-      ...storeDeadlineSignal(),
+      signal,
     }),
 });

@@ -2,18 +2,17 @@
 
 import { successMessages } from '@topup/envelope';
 import type { SendAgentFloatRequest } from '@topup/validation';
-import { storeDeadlineSignal } from '../store-deadline.js';
 import { transactionHandler } from './transaction-operation.js';
 
 export const sendAgentFloat = transactionHandler<SendAgentFloatRequest>({
   name: 'send_agent_float',
   requestedMessage: successMessages.agentFloatRequested,
   channel: 'float',
-  reserve: (deps, accountId, request, idempotency) =>
+  reserve: (deps, accountId, request, idempotency, signal) =>
     deps.ledger.requestAgentFloat({
       accountId,
       request,
       ...(idempotency === undefined ? {} : { idempotency }),
-      ...storeDeadlineSignal(),
+      signal,
     }),
 });

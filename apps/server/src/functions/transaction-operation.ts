@@ -18,7 +18,6 @@ import type { SubmitResult } from '@topup/worker';
 import type { Logger } from 'pino';
 import { ApiFailure } from '../api-failure.js';
 import { encodeReply } from '../reply.js';
-import { runWithRenewedStoreDeadline } from '../store-deadline.js';
 import type { ApiDependencies, HandlerInput, HandlerResult } from './api-function.js';
 import { requestFingerprint } from './idempotency-key.js';
 
@@ -31,6 +30,8 @@ export interface TransactionOperation<I> {
     accountId: string,
     input: I,
     idempotency: { key: string; requestHash: string } | undefined,
+    /** Aborted when the request's store time runs out: a request still queued for its batch is withdrawn. */
+    signal: AbortSignal,
   ): Promise<RequestOutcome>;
 }
 
@@ -89,9 +90,9 @@ async function awaitFirstReply<I>(
   key: string,
   reference: string,
 ): Promise<HandlerResult> {
-  const { deps, account, ctx } = input;
-  const deadline = Date.now() + deps.config.idempotencyWaitMs;
-  const look = async (): Promise<HandlerResult | undefined> => {
+  const { account, ctx } = input;
+  const deadline = Date.now() + input.deps.config.idempotencyWaitMs;
+  const look = async (deps: ApiDependencies): Promise<HandlerResult | undefined> => {
     const stored = await deps.ledger.findIdempotentResponse(account.id, key);
     if (stored !== undefined) return replay(stored);
     const transaction = await deps.ledger.getTransaction(account.id, reference);
@@ -105,7 +106,7 @@ async function awaitFirstReply<I>(
     return { kind: 'encoded', reply, headers: {} };
   };
   for (;;) {
-    const answered = await runWithRenewedStoreDeadline(look);
+    const answered = await look(input.renewedDeps());
     if (answered !== undefined) return answered;
     if (Date.now() >= deadline) {
       throw new ApiFailure(
@@ -171,7 +172,13 @@ export function transactionHandler<I>(operation: TransactionOperation<I>) {
     const key = ctx.state.idempotencyKey;
     const idempotency =
       key === undefined ? undefined : { key, requestHash: requestFingerprint(operation.name, input.input) };
-    const outcome = await operation.reserve(deps, account.id, input.input, idempotency);
+    const outcome = await operation.reserve(
+      deps,
+      account.id,
+      input.input,
+      idempotency,
+      ctx.state.storeBudget.signal,
+    );
     switch (outcome.kind) {
       case 'idempotent_replay':
         return replay(outcome.response);

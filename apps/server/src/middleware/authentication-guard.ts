@@ -23,7 +23,8 @@ import type { TokenVerdicts } from '../rate-limit/token-verdicts.js';
 
 export interface AuthenticationGuard {
   /** The session of a valid token; throws 4000 when it is not valid, or 5000/429 when the client is locked. */
-  authenticate(token: string, address: string): Promise<AuthenticatedToken>;
+  /** `charge` wraps each lookup in the store, to count it against the request's store deadline. */
+  authenticate(token: string, address: string, charge?: StoreCharge): Promise<AuthenticatedToken>;
   /** Counts a request that carried no usable token as a failure, and throws 4000 (5000/429 when locked). */
   refuse(problem: string, address: string): Promise<never>;
 }
@@ -44,6 +45,11 @@ function locked(retryAfterSeconds: number): ApiFailure {
     },
   );
 }
+
+/** Runs one store call of a request, charged to its store deadline. */
+export type StoreCharge = <T>(call: () => Promise<T>) => Promise<T>;
+
+const uncharged: StoreCharge = (call) => call();
 
 export function createAuthenticationGuard(
   ledger: Pick<Ledger, 'authenticate'>,
@@ -69,16 +75,17 @@ export function createAuthenticationGuard(
   }
 
   return {
-    async authenticate(token, address) {
+    async authenticate(token, address, charge = uncharged) {
+      const lookUp = () => charge(() => ledger.authenticate(token));
       const key = failureCountKey(address);
       const verdict = verdicts.get(token);
       if (verdict === 'invalid') return failed(key, notValid);
-      if (verdict === 'valid') return answered(token, key, await ledger.authenticate(token));
+      if (verdict === 'valid') return answered(token, key, await lookUp());
       const slot = await limiter.reserve(key);
       if (!slot.allowed) {
-        return answered(token, key, await lockedLookups(key, () => ledger.authenticate(token)));
+        return answered(token, key, await lockedLookups(key, lookUp));
       }
-      const session = await ledger.authenticate(token).catch(async (error: unknown) => {
+      const session = await lookUp().catch(async (error: unknown) => {
         // The store failed, not the caller, and its error is the one to answer with.
         await limiter.release(key).catch(() => undefined);
         throw error;

@@ -23,7 +23,8 @@ export function authentication(guard: AuthenticationGuard): Middleware<ApiState 
     if (token === undefined) {
       return guard.refuse('the Authorization header is not of the form "Bearer <API_TOKEN>"', ctx.ip);
     }
-    const session = await guard.authenticate(token, ctx.ip);
+    const budget = ctx.state.storeBudget;
+    const session = await guard.authenticate(token, ctx.ip, (call) => budget.spend(call));
     ctx.state.account = session.account;
     ctx.state.tokenId = session.tokenId;
     ctx.state.tokenMode = session.mode;

@@ -5,11 +5,27 @@ import type { ApiState, CallerState, FunctionState } from '../api-state.js';
 import type { ApiDependencies } from '../functions/api-function.js';
 import { handlers } from '../functions/registry.js';
 import { encodeReply, sendReply } from '../reply.js';
+import { ledgerWithinBudget, providerWithinBudget, type StoreBudget } from '../store-deadline.js';
 
-export function operation(deps: ApiDependencies): Middleware<ApiState & FunctionState & CallerState> {
+/** The service's dependencies as one request's handler sees them: store calls charged to `budget`. */
+function within(service: ApiDependencies, budget: StoreBudget): ApiDependencies {
+  return {
+    ...service,
+    ledger: ledgerWithinBudget(service.ledger, budget),
+    provider: providerWithinBudget(service.provider, budget),
+  };
+}
+
+export function operation(service: ApiDependencies): Middleware<ApiState & FunctionState & CallerState> {
   return async (ctx) => {
-    const { functionName: name, account } = ctx.state;
-    const result = await handlers[name]({ ctx, account, input: ctx.state.input as never, deps });
+    const { functionName: name, account, storeBudget } = ctx.state;
+    const result = await handlers[name]({
+      ctx,
+      account,
+      input: ctx.state.input as never,
+      deps: within(service, storeBudget),
+      renewedDeps: () => within(service, storeBudget.renewed()),
+    });
     if (result.kind === 'envelope') {
       ctx.state.code = result.envelope.status.code;
       sendReply(ctx, encodeReply(result.envelope, ctx.state.negotiated, result.httpStatus));

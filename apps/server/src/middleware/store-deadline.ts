@@ -3,8 +3,11 @@
 
 import type { Middleware } from 'koa';
 import type { ApiState } from '../api-state.js';
-import { runWithStoreDeadline } from '../store-deadline.js';
+import { StoreBudget } from '../store-deadline.js';
 
 export function storeDeadline(deadlineMs: number): Middleware<ApiState> {
-  return (_ctx, next) => runWithStoreDeadline(deadlineMs, next);
+  return (ctx, next) => {
+    ctx.state.storeBudget = new StoreBudget(deadlineMs);
+    return next();
+  };
 }
