@@ -10,6 +10,7 @@
 
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { DecodingLimits } from './limits.js';
+import { readSimpleXml } from './xml-simple-reading.js';
 import { codePointLabel, decodeXmlReferences, indexOfNonXmlChar } from './xml-text.js';
 import { utf8Length } from './utf8-length.js';
 
@@ -65,6 +66,15 @@ export function readXml(source: string, limits: DecodingLimits): XmlReading {
   }
   const refusal = scanMarkup(text, limits);
   if (refusal !== undefined) return { ok: false, problem: refusal };
+  const simple = readSimpleXml(text);
+  return simple === undefined ? readWithParser(text) : { ok: true, root: simple };
+}
+
+/**
+ * The full reader, for text that passed the scans: fast-xml-parser checks well-formedness and yields the
+ * tree. Exported for the tests that hold the fast path (xml-simple-reading) to the same results.
+ */
+export function readWithParser(text: string): XmlReading {
   // Deprecated in favour of the separate fast-xml-validator package, which is not a dependency; this is
   // the same validator, still shipped and maintained in fast-xml-parser 5.
   // eslint-disable-next-line @typescript-eslint/no-deprecated
