@@ -128,4 +128,15 @@ describe('checkCallbackUrl', () => {
       problem: 'expected the host empty.example to resolve, received no address',
     });
   });
+
+  it('refuses a host whose resolver does not answer in time, without waiting for it', async () => {
+    const silent: HostResolver = () => new Promise(() => undefined);
+    const started = Date.now();
+    const check = await checkCallbackUrl('https://slow.example/', { ...live(silent), resolveTimeoutMs: 100 });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(check).toEqual({
+      ok: false,
+      problem: 'expected the host slow.example to resolve within 100 ms, received no answer',
+    });
+  });
 });

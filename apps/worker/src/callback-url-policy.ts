@@ -22,7 +22,11 @@ export interface CallbackUrlPolicy {
   /** Allows loopback, private and other non-public addresses (true in sandbox by default). */
   readonly allowPrivateAddresses: boolean;
   readonly resolve?: HostResolver;
+  /** Longest wait for the resolver, in ms; default 5000 (a request or a delivery waits on it). */
+  readonly resolveTimeoutMs?: number;
 }
+
+const defaultResolveTimeoutMs = 5_000;
 
 export type CallbackUrlCheck =
   | { readonly ok: true; readonly url: URL; readonly addresses: readonly ResolvedAddress[] }
@@ -40,11 +44,25 @@ function refuse(problem: string): CallbackUrlCheck {
 async function resolveHost(
   hostname: string,
   resolve: HostResolver,
+  timeoutMs: number,
 ): Promise<{ addresses: readonly ResolvedAddress[] } | { problem: string }> {
   const family = isIP(hostname);
   if (family !== 0) return { addresses: [{ address: hostname, family: family === 6 ? 6 : 4 }] };
+  let timer: NodeJS.Timeout | undefined;
+  // The system resolver cannot be cancelled, only no longer waited for.
+  const silence = new Promise<'silent'>((settle) => {
+    timer = setTimeout(() => {
+      settle('silent');
+    }, timeoutMs);
+  });
   try {
-    const addresses = await resolve(hostname);
+    const answer = await Promise.race([resolve(hostname), silence]);
+    if (answer === 'silent') {
+      return {
+        problem: `expected the host ${hostname} to resolve within ${timeoutMs} ms, received no answer`,
+      };
+    }
+    const addresses = answer;
     if (addresses.length === 0)
       return { problem: `expected the host ${hostname} to resolve, received no address` };
     return { addresses };
@@ -52,6 +70,8 @@ async function resolveHost(
     const reason =
       error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.message) : String(error);
     return { problem: `expected the host ${hostname} to resolve, received ${reason}` };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -81,7 +101,11 @@ export async function checkCallbackUrl(
   }
   // An IPv6 literal keeps its brackets in `hostname`.
   const hostname = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
-  const resolved = await resolveHost(hostname, policy.resolve ?? systemResolver);
+  const resolved = await resolveHost(
+    hostname,
+    policy.resolve ?? systemResolver,
+    policy.resolveTimeoutMs ?? defaultResolveTimeoutMs,
+  );
   if ('problem' in resolved) return refuse(resolved.problem);
   if (!policy.allowPrivateAddresses) {
     for (const { address } of resolved.addresses) {
