@@ -33,15 +33,21 @@ export class StoreBudget {
   private inFlight = 0;
   private inFlightSince = 0;
   private timer: NodeJS.Timeout | undefined;
-  // Made on first need: most requests touch the store once or twice and never run out.
-  private exhausted: AbortController | undefined;
-  private expiry: Promise<never> | undefined;
+  private readonly exhausted = new AbortController();
+  private readonly expired: Promise<never>;
 
-  constructor(readonly deadlineMs: number) {}
+  constructor(readonly deadlineMs: number) {
+    this.expired = new Promise<never>((_, reject) => {
+      this.exhausted.signal.addEventListener('abort', () => {
+        reject(this.exhausted.signal.reason as Error);
+      });
+    });
+    // Nobody may be waiting when the budget runs out; the calls that are see it through their race.
+    this.expired.catch(() => undefined);
+  }
 
   /** Aborted once the budget is spent; a request still queued for its batch is withdrawn then. */
   get signal(): AbortSignal {
-    this.exhausted ??= new AbortController();
     return this.exhausted.signal;
   }
 
@@ -50,28 +56,13 @@ export class StoreBudget {
     return new StoreBudget(this.deadlineMs);
   }
 
-  private get expired(): Promise<never> {
-    if (this.expiry === undefined) {
-      const signal = this.signal;
-      this.expiry = new Promise<never>((_, reject) => {
-        signal.addEventListener('abort', () => {
-          reject(signal.reason as Error);
-        });
-      });
-      // Nobody may be waiting when the budget runs out; the calls that are see it through their race.
-      this.expiry.catch(() => undefined);
-    }
-    return this.expiry;
-  }
-
   async spend<T>(call: () => Promise<T>): Promise<T> {
-    if (this.exhausted?.signal.aborted === true || this.spentMs >= this.deadlineMs) {
+    if (this.exhausted.signal.aborted || this.spentMs >= this.deadlineMs) {
       throw new StoreDeadlineExceeded(this.deadlineMs);
     }
     if (this.inFlight === 0) {
       this.inFlightSince = performance.now();
       this.timer = setTimeout(() => {
-        this.exhausted ??= new AbortController();
         this.exhausted.abort(new StoreDeadlineExceeded(this.deadlineMs));
       }, this.deadlineMs - this.spentMs);
     }
