@@ -70,7 +70,7 @@ export {
   type RequestFields,
 } from './request-encoding.js';
 export { requestLimits, responseLimits, type DecodingLimits } from './limits.js';
-export { firstNonXmlChar } from './xml-text.js';
+export { codePointLabel, firstNonXmlChar } from './xml-text.js';
 export {
   contentTypeOf,
   negotiateResponse,

@@ -48,7 +48,16 @@ export function indexOfNonXmlChar(text: string): number {
   return notXmlChar.exec(text)?.index ?? -1;
 }
 
-/** `char` as `U+XXXX`, for messages about a character that cannot be shown as itself. */
+/**
+ * `char` as `U+XXXX`, for messages about a character that cannot be shown as itself.
+ *
+ * @example
+ * ```ts
+ * import { codePointLabel, firstNonXmlChar } from '@topup/envelope';
+ *
+ * codePointLabel(firstNonXmlChar('a\u0001b') ?? ''); // 'U+0001'
+ * ```
+ */
 export function codePointLabel(char: string): string {
   return `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }

@@ -3,17 +3,16 @@
 // text outright: a value with one would fail every request batched with it, or an answer after the money
 // moved. The API's validation refuses them first; this is the ledger's own guard for every other caller.
 
-import { firstNonXmlChar } from '@topup/envelope';
+import { codePointLabel, firstNonXmlChar } from '@topup/envelope';
 import { LedgerError } from './ledger-error.js';
 
 /** Throws `invalid_input` naming `field` when `text` holds a character XML cannot carry. */
 export function assertWireText(field: string, text: string): void {
   const char = firstNonXmlChar(text);
   if (char === undefined) return;
-  const code = `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
   throw new LedgerError(
     'invalid_input',
-    `Expected ${field} without characters XML cannot carry, received one with ${code}.`,
+    `Expected ${field} without characters XML cannot carry, received one with ${codePointLabel(char)}.`,
   );
 }
 
