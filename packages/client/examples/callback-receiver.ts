@@ -1,33 +1,14 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { CallbackVerificationError, callbackAnswer, parseCallback } from '@topup/client';
+import {
+  CallbackBodyTooLargeError,
+  CallbackVerificationError,
+  DEFAULT_MAX_BODY_BYTES,
+  callbackAnswer,
+  parseCallback,
+  readNodeBody,
+} from '@topup/client';
 import type { CallbackEvent } from '@topup/client';
-
-/** A callback is a few kilobytes: a body over 1 MiB is refused (413) before it is read any further. */
-const MAX_BODY_BYTES = 1024 * 1024;
-
-/** The raw body, or undefined as soon as it is known to be over MAX_BODY_BYTES. */
-function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
-  if (Number(request.headers['content-length']) > MAX_BODY_BYTES) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) {
-        chunks.push(chunk);
-        return;
-      }
-      // Stop reading, without dropping the connection: the 413 still has to be sent.
-      request.removeAllListeners('data').pause();
-      resolve(undefined);
-    });
-    request.on('end', () => {
-      resolve(Buffer.concat(chunks));
-    });
-    request.on('error', reject);
-  });
-}
 
 /**
  * An HTTP server that verifies each callback against the endpoint's secrets (both of them during a
@@ -38,8 +19,12 @@ export function callbackReceiver(
   onEvent: (event: CallbackEvent) => Promise<void>,
 ): Server {
   async function receive(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const body = await readBody(request);
-    if (body === undefined) {
+    let body: Buffer;
+    try {
+      // At most 1 MiB: a callback is a few kilobytes.
+      body = await readNodeBody(request, DEFAULT_MAX_BODY_BYTES);
+    } catch (error) {
+      if (!(error instanceof CallbackBodyTooLargeError)) throw error;
       // Closing the connection afterwards spares reading the rest of an oversized body.
       response.writeHead(413, { Connection: 'close' }).end();
       return;

@@ -1,33 +1,13 @@
-import type { IncomingMessage } from 'node:http';
 import Koa from 'koa';
-import { CallbackVerificationError, callbackAnswer, parseCallback } from '@topup/client';
+import {
+  CallbackBodyTooLargeError,
+  CallbackVerificationError,
+  DEFAULT_MAX_BODY_BYTES,
+  callbackAnswer,
+  parseCallback,
+  readNodeBody,
+} from '@topup/client';
 import type { CallbackEvent } from '@topup/client';
-
-/** A callback is a few kilobytes: a body over 1 MiB is refused (413) before it is read any further. */
-const MAX_BODY_BYTES = 1024 * 1024;
-
-/** The raw body, or undefined as soon as it is known to be over MAX_BODY_BYTES. */
-function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
-  if (Number(request.headers['content-length']) > MAX_BODY_BYTES) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) {
-        chunks.push(chunk);
-        return;
-      }
-      // Stop reading, without dropping the connection: the 413 still has to be sent.
-      request.removeAllListeners('data').pause();
-      resolve(undefined);
-    });
-    request.on('end', () => {
-      resolve(Buffer.concat(chunks));
-    });
-    request.on('error', reject);
-  });
-}
 
 /**
  * A Koa app that takes callbacks at `POST /topup/callbacks`: it verifies each one against the endpoint's
@@ -44,8 +24,12 @@ export function koaCallbackApp(
       await next();
       return;
     }
-    const body = await readBody(ctx.req);
-    if (body === undefined) {
+    let body: Buffer;
+    try {
+      // At most 1 MiB: a callback is a few kilobytes.
+      body = await readNodeBody(ctx.req, DEFAULT_MAX_BODY_BYTES);
+    } catch (error) {
+      if (!(error instanceof CallbackBodyTooLargeError)) throw error;
       ctx.status = 413;
       // Closing the connection afterwards spares reading the rest of an oversized body.
       ctx.set('Connection', 'close');

@@ -37,3 +37,10 @@ export {
 } from './parse-callback.js';
 export { CallbackVerificationError, type CallbackRefusalReason } from './callback-verification-error.js';
 export { callbackAnswer, type CallbackAnswer } from './callback-answer.js';
+// A callback receiver reads the raw body, bounded, before it verifies it: the reader of @topup/signing.
+export {
+  CallbackBodyTooLargeError,
+  DEFAULT_MAX_BODY_BYTES,
+  readNodeBody,
+  type NodeRequestLike,
+} from '@topup/signing';

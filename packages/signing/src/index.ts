@@ -15,7 +15,7 @@ export type {
   VerifiedCallbackSignature,
   VerifyCallbackInput,
 } from './verify.js';
-export { CallbackBodyTooLargeError, DEFAULT_MAX_BODY_BYTES } from './read-body.js';
+export { CallbackBodyTooLargeError, DEFAULT_MAX_BODY_BYTES, readNodeBody } from './read-body.js';
 export type { NodeRequestLike } from './read-body.js';
 export type { CallbackReceiverOptions } from './receiver-options.js';
 export { verifyNodeRequest } from './node-request.js';

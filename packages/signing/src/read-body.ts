@@ -72,9 +72,26 @@ const ALREADY_CONSUMED =
   'Expected an unread request body, received one already consumed: verify callbacks before any body parser runs.';
 
 /**
- * Reads a node request's body into one buffer, at most `maxBytes` long.
+ * Reads a node request's body into one buffer, at most `maxBytes` long. Past the bound it stops reading
+ * without dropping the connection, so the receiver can still answer 413.
  * @throws CallbackBodyTooLargeError when the declared or actual size exceeds `maxBytes`; Error when the
  *   body was already consumed or the connection closed before its end.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { CallbackBodyTooLargeError, DEFAULT_MAX_BODY_BYTES, readNodeBody } from '@topup/signing';
+ *
+ * createServer(async (req, res) => {
+ *   try {
+ *     const body = await readNodeBody(req, DEFAULT_MAX_BODY_BYTES);
+ *     res.writeHead(200).end(`${body.length} bytes`);
+ *   } catch (error) {
+ *     if (!(error instanceof CallbackBodyTooLargeError)) throw error;
+ *     res.writeHead(413, { Connection: 'close' }).end();
+ *   }
+ * }).listen(8081);
+ * ```
  */
 export function readNodeBody(request: NodeRequestLike, maxBytes: number): Promise<Buffer> {
   if (request.readableEnded) {
