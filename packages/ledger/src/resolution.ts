@@ -5,7 +5,6 @@
 
 import type { Carrier } from '@topup/envelope';
 import { callbackInsertStatement, listeningEndpoints, type AnnouncedTransaction } from './callback-outbox.js';
-import { callbackEventOf } from './callback-payload.js';
 import {
   availableOf,
   channelBalanceOf,
@@ -254,10 +253,8 @@ export async function resolveBatch(
     ),
   );
   const callers = [...new Set(records.map((record) => record.accountId))];
-  const endpoints = await listeningEndpoints(
-    tx,
-    records.filter((record) => callbackEventOf(record) !== undefined).map((record) => record.accountId),
-  );
+  // Every record here was just completed or cancelled, so each announces a callback.
+  const endpoints = await listeningEndpoints(tx, callers);
   // Every account involved is locked in one statement, in ascending id order like every other writer:
   // the callers' channels, and the system accounts the effects will touch.
   const systemIds = new Set<bigint>();
