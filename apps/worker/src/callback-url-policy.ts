@@ -5,6 +5,7 @@
 // redirect the callback.
 
 import { lookup } from 'node:dns/promises';
+import { answerWithin, late } from './answer-within.js';
 import { isIP } from 'node:net';
 import { nonPublicRangeOf } from './ip-address-ranges.js';
 
@@ -48,21 +49,14 @@ async function resolveHost(
 ): Promise<{ addresses: readonly ResolvedAddress[] } | { problem: string }> {
   const family = isIP(hostname);
   if (family !== 0) return { addresses: [{ address: hostname, family: family === 6 ? 6 : 4 }] };
-  let timer: NodeJS.Timeout | undefined;
-  // The system resolver cannot be cancelled, only no longer waited for.
-  const silence = new Promise<'silent'>((settle) => {
-    timer = setTimeout(() => {
-      settle('silent');
-    }, timeoutMs);
-  });
   try {
-    const answer = await Promise.race([resolve(hostname), silence]);
-    if (answer === 'silent') {
+    // The system resolver cannot be cancelled, only no longer waited for.
+    const addresses = await answerWithin(resolve(hostname), timeoutMs);
+    if (addresses === late) {
       return {
         problem: `expected the host ${hostname} to resolve within ${timeoutMs} ms, received no answer`,
       };
     }
-    const addresses = answer;
     if (addresses.length === 0)
       return { problem: `expected the host ${hostname} to resolve, received no address` };
     return { addresses };
@@ -70,8 +64,6 @@ async function resolveHost(
     const reason =
       error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.message) : String(error);
     return { problem: `expected the host ${hostname} to resolve, received ${reason}` };
-  } finally {
-    clearTimeout(timer);
   }
 }
 

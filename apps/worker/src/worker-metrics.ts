@@ -6,6 +6,7 @@
 // says whether they are current.
 
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { answerWithin, late } from './answer-within.js';
 
 /** The outbox as the database sees it at scrape time. */
 export interface DeliveryQueueStats {
@@ -41,15 +42,8 @@ function queueStatsSampler(
       .finally(() => {
         running = undefined;
       });
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<undefined>((resolve) => {
-      timer = setTimeout(resolve, timeoutMs, undefined);
-    });
-    try {
-      return await Promise.race([running, late]);
-    } finally {
-      clearTimeout(timer);
-    }
+    const answer = await answerWithin(running, timeoutMs);
+    return answer === late ? undefined : answer;
   };
 }
 

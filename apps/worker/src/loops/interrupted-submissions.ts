@@ -5,6 +5,7 @@
 
 import type { Ledger, TransactionRecord } from '@topup/ledger';
 import type { Logger } from 'pino';
+import { answerWithin, late } from '../answer-within.js';
 import type { Provider, SubmitResult } from '../providers/provider.js';
 import type { WorkerMetrics } from '../worker-metrics.js';
 import type { RoundResult } from './poll-loop.js';
@@ -26,21 +27,14 @@ async function submitWithin(
   transaction: TransactionRecord,
   timeoutMs: number,
 ): Promise<SubmitResult> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<SubmitResult>((resolve) => {
-    timer = setTimeout(() => {
-      resolve({ kind: 'unavailable', reason: 'the provider did not answer in time' });
-    }, timeoutMs);
-  });
   try {
-    return await Promise.race([provider.submit(transaction), timeout]);
+    const answer = await answerWithin(provider.submit(transaction), timeoutMs);
+    return answer === late ? { kind: 'unavailable', reason: 'the provider did not answer in time' } : answer;
   } catch (error) {
     return {
       kind: 'unavailable',
       reason: error instanceof Error ? `provider error: ${error.message}` : 'provider error',
     };
-  } finally {
-    clearTimeout(timer);
   }
 }
 
