@@ -15,6 +15,7 @@ export type {
 export { STANDARD_WEBHOOKS_RETRY_SCHEDULE_SECONDS } from './delivery/retry-schedule.js';
 export type { Provider, ProviderResult, SubmitResult } from './providers/provider.js';
 export { createSandboxSimulator } from './providers/sandbox-simulator.js';
+export { submitWithin } from './providers/submit-within.js';
 export type { SandboxSimulatorOptions } from './providers/sandbox-simulator.js';
 export { sandboxOutcome } from './providers/sandbox-outcomes.js';
 export type { SandboxOutcome } from './providers/sandbox-outcomes.js';

@@ -14,7 +14,7 @@ import type {
   StoredResponse,
   TransactionRecord,
 } from '@topup/ledger';
-import type { SubmitResult } from '@topup/worker';
+import { submitWithin } from '@topup/worker';
 import type { Logger } from 'pino';
 import { ApiFailure } from '../api-failure.js';
 import { encodeReply } from '../reply.js';
@@ -38,20 +38,6 @@ export interface TransactionOperation<I> {
 /** Extra time, beyond the provider timeout, after which an unanswered keyed request is taken as dead. */
 const abandonedAfterMs = 2_000;
 const pollIntervalMs = 25;
-
-async function submitWithin(deps: ApiDependencies, transaction: TransactionRecord): Promise<SubmitResult> {
-  const timeout = sleep(deps.config.providerTimeoutMs, 'timeout' as const, { ref: false });
-  try {
-    const result = await Promise.race([deps.provider.submit(transaction), timeout]);
-    if (result === 'timeout') return { kind: 'unavailable', reason: 'the provider did not answer in time' };
-    return result;
-  } catch (error) {
-    return {
-      kind: 'unavailable',
-      reason: error instanceof Error ? `provider error: ${error.message}` : 'provider error',
-    };
-  }
-}
 
 function successEnvelope<I>(
   operation: TransactionOperation<I>,
@@ -142,7 +128,7 @@ async function resolveSubmission<I>(
   channel: ChannelBalance,
   account: Account,
 ): Promise<{ envelope: Envelope; httpStatus: number; cameToNothing?: boolean }> {
-  const submitted = await submitWithin(deps, transaction);
+  const submitted = await submitWithin(deps.provider, transaction, deps.config.providerTimeoutMs);
   if (submitted.kind === 'accepted') {
     // The answer does not wait for this note: without it the worker submits the transaction again after
     // the provider timeout, keyed by its reference, which is exactly the recovery from a crash right here.

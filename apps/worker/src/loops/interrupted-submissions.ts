@@ -5,8 +5,8 @@
 
 import type { Ledger, TransactionRecord } from '@topup/ledger';
 import type { Logger } from 'pino';
-import { answerWithin, late } from '../answer-within.js';
-import type { Provider, SubmitResult } from '../providers/provider.js';
+import type { Provider } from '../providers/provider.js';
+import { submitWithin } from '../providers/submit-within.js';
 import type { WorkerMetrics } from '../worker-metrics.js';
 import type { RoundResult } from './poll-loop.js';
 
@@ -20,22 +20,6 @@ export interface InterruptedSubmissionsDependencies {
   readonly providerTimeoutMs: number;
   readonly batchSize: number;
   readonly now: () => Date;
-}
-
-async function submitWithin(
-  provider: Provider,
-  transaction: TransactionRecord,
-  timeoutMs: number,
-): Promise<SubmitResult> {
-  try {
-    const answer = await answerWithin(provider.submit(transaction), timeoutMs);
-    return answer === late ? { kind: 'unavailable', reason: 'the provider did not answer in time' } : answer;
-  } catch (error) {
-    return {
-      kind: 'unavailable',
-      reason: error instanceof Error ? `provider error: ${error.message}` : 'provider error',
-    };
-  }
 }
 
 async function resume(
