@@ -126,30 +126,56 @@ function checkEndpoint(input: NewCallbackEndpoint): void {
 }
 
 /** Registers an endpoint; the secret is returned here and only here. */
+/** How many endpoints (not removed) an account may have unless the caller says otherwise. */
+export const DEFAULT_MAX_ENDPOINTS = 10;
+
+/**
+ * Adds an endpoint unless the account already has `maxEndpoints` (removed ones do not count, disabled ones
+ * do). The account's row is locked first and the endpoints counted after, in a statement of their own, so
+ * two concurrent adds cannot both see room for one.
+ */
 export async function addCallbackEndpoint(
-  db: Queryable,
+  store: Store,
   accountId: string,
   input: NewCallbackEndpoint,
   now: Date,
+  maxEndpoints: number = DEFAULT_MAX_ENDPOINTS,
 ): Promise<{ endpoint: CallbackEndpoint; secret: string }> {
   checkEndpoint(input);
   const secret = newCallbackSecret();
-  const { rows } = await db.query<EndpointRow>(
-    `INSERT INTO callback_endpoints (id, account_id, url, format, description, secret, created_at)
-     SELECT $1, id, $3, $4, $5, $6, $7 FROM accounts WHERE id = $2
-     RETURNING ${endpointColumns}`,
-    [
-      newEndpointId(),
+  return store.transaction(async (tx) => {
+    const { rows: accounts } = await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [
       accountId,
-      input.url,
-      input.format,
-      input.description?.trim() ?? '',
-      secret,
-      now.toISOString(),
-    ],
-  );
-  if (rows[0] === undefined) throw new LedgerError('account_not_found', `No account ${accountId}.`);
-  return { endpoint: endpointOf(rows[0]), secret };
+    ]);
+    if (accounts.length === 0) throw new LedgerError('account_not_found', `No account ${accountId}.`);
+    const { rows: held } = await tx.query<{ endpoints: number }>(
+      `SELECT count(*)::int AS endpoints FROM callback_endpoints WHERE account_id = $1 AND removed_at IS NULL`,
+      [accountId],
+    );
+    const endpoints = held[0]?.endpoints ?? 0;
+    if (endpoints >= maxEndpoints) {
+      throw new LedgerError(
+        'endpoint_limit_reached',
+        `Expected fewer than ${String(maxEndpoints)} callback endpoints on account ${accountId} to add one, ` +
+          `found ${String(endpoints)}; remove one first.`,
+      );
+    }
+    const { rows } = await tx.query<EndpointRow>(
+      `INSERT INTO callback_endpoints (id, account_id, url, format, description, secret, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       RETURNING ${endpointColumns}`,
+      [
+        newEndpointId(),
+        accountId,
+        input.url,
+        input.format,
+        input.description?.trim() ?? '',
+        secret,
+        now.toISOString(),
+      ],
+    );
+    return { endpoint: endpointOf(rows[0] as EndpointRow), secret };
+  });
 }
 
 /** The account's endpoints (not removed ones), oldest first. */

@@ -75,6 +75,35 @@ describe.each(testStoreKinds())('the callback outbox on %s', (kind) => {
       ).rejects.toMatchObject({ code: 'account_not_found' });
     });
 
+    it('refuses an endpoint past the account’s limit, counting endpoints not removed', async () => {
+      const add = () =>
+        ledger.addCallbackEndpoint(
+          account.id,
+          { url: 'https://a.example', format: 'json' },
+          { maxEndpoints: 3 },
+        );
+      const first = await add();
+      await add();
+      await add();
+      await expect(add()).rejects.toMatchObject({
+        code: 'endpoint_limit_reached',
+        message: `Expected fewer than 3 callback endpoints on account ${account.id} to add one, found 3; remove one first.`,
+      });
+      await ledger.removeCallbackEndpoint(account.id, first.endpoint.id);
+      await expect(add()).resolves.toMatchObject({ endpoint: { accountId: account.id } });
+    });
+
+    it('lets no two concurrent adds past the limit', async () => {
+      const answers = await Promise.allSettled(
+        Array.from({ length: 12 }, () =>
+          ledger.addCallbackEndpoint(account.id, { url: 'https://a.example', format: 'json' }),
+        ),
+      );
+      expect(answers.filter((answer) => answer.status === 'fulfilled')).toHaveLength(10);
+      expect(answers.filter((answer) => answer.status === 'rejected')).toHaveLength(2);
+      await expect(ledger.listCallbackEndpoints(account.id)).resolves.toHaveLength(10);
+    });
+
     it('keeps the previous secret valid during the grace period of a rotation, and only then', async () => {
       const { endpoint, secret: first } = await ledger.addCallbackEndpoint(account.id, {
         url: 'https://a.example',
@@ -238,6 +267,61 @@ describe.each(testStoreKinds())('the callback outbox on %s', (kind) => {
   });
 
   describe('claims and attempts', () => {
+    it('claims fairly across accounts: a flooded account’s backlog does not stand in front of another’s', async () => {
+      const quiet = await ledger.createAccount({ name: 'Quiet Ltd' });
+      await ledger.fund(quiet.id, 'float', 1_000_000n);
+      for (const owner of [account.id, quiet.id]) {
+        await ledger.addCallbackEndpoint(owner, { url: 'https://hooks.example.com/a', format: 'json' });
+      }
+      const flood = [];
+      for (let index = 0; index < 40; index += 1) flood.push(await completedFloat());
+      // Written after the whole flood, and due just as early.
+      const quietReference = await completedFloat(quiet.id);
+
+      const first = await ledger.claimDeliveries({ workerId: 'w1', limit: 4, leaseMs: 60_000 });
+      expect(first.map((delivery) => delivery.reference)).toContain(quietReference);
+      expect(first).toHaveLength(4);
+      // Alone with its backlog, the flooded account gets whole batches.
+      const next = await ledger.claimDeliveries({
+        workerId: 'w1',
+        limit: 10,
+        leaseMs: 60_000,
+        afterAccountId: first.at(-1)?.accountId ?? '',
+      });
+      expect(next).toHaveLength(10);
+      expect(new Set(next.map((delivery) => delivery.accountId))).toEqual(new Set([account.id]));
+      expect(flood).toEqual(expect.arrayContaining(next.map((delivery) => delivery.reference)));
+    });
+
+    it('goes round the accounts from the one the last claim ended at', async () => {
+      const others = [];
+      for (let index = 0; index < 3; index += 1) {
+        const other = await ledger.createAccount({ name: `Caller ${String(index)}` });
+        await ledger.fund(other.id, 'float', 1_000_000n);
+        others.push(other.id);
+      }
+      const owners = [account.id, ...others];
+      for (const owner of owners) {
+        await ledger.addCallbackEndpoint(owner, { url: 'https://hooks.example.com/a', format: 'json' });
+        await completedFloat(owner);
+        await completedFloat(owner);
+      }
+      const served: string[] = [];
+      let after: string | undefined;
+      for (let round = 0; round < 4; round += 1) {
+        const claimed = await ledger.claimDeliveries({
+          workerId: 'w1',
+          limit: 1,
+          leaseMs: 60_000,
+          ...(after === undefined ? {} : { afterAccountId: after }),
+        });
+        served.push(claimed[0]?.accountId ?? 'none');
+        after = claimed.at(-1)?.accountId;
+      }
+      // Every account once in four claims of one, in id order, before any gets a second turn.
+      expect(served).toEqual([...owners].sort());
+    });
+
     it('never hands the same delivery to two concurrent claimers', async () => {
       await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
       await ledger.addCallbackEndpoint(account.id, { url: 'https://two.example', format: 'json' });
@@ -248,10 +332,13 @@ describe.each(testStoreKinds())('the callback outbox on %s', (kind) => {
           ledger.claimDeliveries({ workerId: `worker-${index % 2}`, limit: 4, leaseMs: 60_000 }),
         ),
       );
+      // A claimer whose window another holds may come back short; whatever it leaves, the next claim takes.
       const ids = claims.flat().map((delivery) => delivery.id);
-      expect(ids).toHaveLength(30);
-      expect(new Set(ids).size).toBe(30);
-      await expect(ledger.claimDeliveries({ workerId: 'late', limit: 10, leaseMs: 60_000 })).resolves.toEqual(
+      const rest = await ledger.claimDeliveries({ workerId: 'late', limit: 30, leaseMs: 60_000 });
+      const all = [...ids, ...rest.map((delivery) => delivery.id)];
+      expect(all).toHaveLength(30);
+      expect(new Set(all).size).toBe(30);
+      await expect(ledger.claimDeliveries({ workerId: 'later', limit: 10, leaseMs: 60_000 })).resolves.toEqual(
         [],
       );
     });

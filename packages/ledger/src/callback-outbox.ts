@@ -302,41 +302,117 @@ interface ClaimRow {
 }
 
 /**
+ * Where a claim starts among the accounts with pending deliveries, and what it may take.
+ *
+ * @example
+ * ```ts
+ * import type { ClaimOptions, Ledger } from '@topup/ledger';
+ *
+ * declare const ledger: Ledger;
+ * let after: string | undefined;
+ * const options = (): ClaimOptions => ({
+ *   workerId: 'worker-1',
+ *   limit: 64,
+ *   leaseMs: 35_000,
+ *   ...(after === undefined ? {} : { afterAccountId: after }),
+ * });
+ * const claimed = await ledger.claimDeliveries(options());
+ * after = claimed.at(-1)?.accountId; // the next claim goes on from there
+ * ```
+ */
+export interface ClaimOptions {
+  readonly workerId: string;
+  readonly limit: number;
+  readonly leaseMs: number;
+  /**
+   * Start after this account id (the last one the previous claim served), so successive claims go round
+   * the accounts; default from the first.
+   */
+  readonly afterAccountId?: string;
+}
+
+/**
  * Leases up to `limit` due deliveries to `workerId` for `leaseMs`; rows other workers hold are skipped.
+ * They come in account order, so the last one's account is where the next claim should start. Fair across
+ * accounts: it walks the accounts with pending deliveries in id order from `afterAccountId`
+ * (wrapping round once), and takes their due deliveries in turns (every account's first, then every
+ * account's second, …), so one account's backlog never stands in front of another account's callbacks.
  * A resend that waited for an attempt whose worker never reported it starts its schedule now.
  */
 export async function claimDeliveries(
   db: Queryable,
-  options: { workerId: string; limit: number; leaseMs: number },
+  options: ClaimOptions,
   now: Date,
 ): Promise<ClaimedDelivery[]> {
-  const { rows } = await db.query<ClaimRow>(
-    // The due rows are picked from the deliveries alone, in index order: joined to the endpoints here, a
-    // planner working from stale statistics on a fast-growing outbox sorted the whole backlog on every
-    // claim (0.2 to 1.5 s at 160,000 pending, against 0.13 ms in index order). Disabling or removing an endpoint
-    // fails its pending deliveries, so the endpoint check below only guards a race with that.
-    `WITH due AS (
-       SELECT d.id FROM callback_deliveries d
+  const after = options.afterAccountId ?? '';
+  const claimed = await claimFrom(db, options, after, now);
+  if (claimed.length >= options.limit || after === '') return claimed;
+  // The accounts after the cursor ran out: go round to the first ones.
+  return [
+    ...claimed,
+    ...(await claimFrom(db, { ...options, limit: options.limit - claimed.length }, '', now)),
+  ];
+}
+
+async function claimFrom(
+  db: Queryable,
+  options: ClaimOptions,
+  after: string,
+  now: Date,
+): Promise<ClaimedDelivery[]> {
+  const { rows } = await db.query<ClaimRow & { turn: string; position: string }>(
+    // The accounts are found by a loose index scan (one probe per account, whatever its backlog), and
+    // each account's due deliveries by its own range of the same index; an account gets at most twice
+    // its share of the batch read, so a claim reads a few hundred index entries at most. Disabling or
+    // removing an endpoint fails its pending deliveries, so the endpoint check below only guards a race
+    // with that.
+    `WITH RECURSIVE accounts (account_id, position) AS (
+       (SELECT account_id, 1 FROM callback_deliveries
+        WHERE status = 'pending' AND account_id > $5 ORDER BY account_id LIMIT 1)
+       UNION ALL
+       SELECT following.account_id, a.position + 1 FROM accounts a,
+         LATERAL (SELECT account_id FROM callback_deliveries
+                  WHERE status = 'pending' AND account_id > a.account_id ORDER BY account_id LIMIT 1) following
+       WHERE a.position < $2
+     ),
+     share AS (SELECT greatest(ceil(2.0 * $2 / nullif(count(*), 0)), 4)::int AS per_account FROM accounts),
+     candidates AS (
+       SELECT c.id, a.position, c.turn FROM accounts a, share,
+         LATERAL (SELECT d.id, row_number() OVER (ORDER BY d.next_attempt_at, d.id) AS turn
+                  FROM callback_deliveries d
+                  WHERE d.status = 'pending' AND d.account_id = a.account_id
+                    AND d.next_attempt_at <= $1::timestamptz
+                    AND (d.lease_until IS NULL OR d.lease_until <= $1::timestamptz)
+                  ORDER BY d.next_attempt_at, d.id
+                  LIMIT share.per_account) c
+     ),
+     due AS (
+       SELECT d.id, c.turn, c.position FROM callback_deliveries d JOIN candidates c ON c.id = d.id
+       -- Checked again here, where rows are locked: a row another claimer leased since this statement
+       -- began is re-read once its lock is free, and must fail these to be left alone.
        WHERE d.status = 'pending' AND d.next_attempt_at <= $1::timestamptz
          AND (d.lease_until IS NULL OR d.lease_until <= $1::timestamptz)
-       ORDER BY d.next_attempt_at, d.id
+       ORDER BY c.turn, c.position
        LIMIT $2
-       FOR UPDATE SKIP LOCKED
+       FOR UPDATE OF d SKIP LOCKED
      )
      UPDATE callback_deliveries d SET lease_owner = $3, lease_until = $4::timestamptz, updated_at = $1::timestamptz,
        schedule_start = LEAST(d.schedule_start, d.attempts)
      FROM due, callback_endpoints e
      WHERE d.id = due.id AND e.id = d.endpoint_id AND e.enabled AND e.removed_at IS NULL
      RETURNING d.id, d.endpoint_id, d.account_id, d.reference, d.event, d.payload, d.attempts,
-       d.attempts - d.schedule_start AS attempts_in_schedule, d.created_at, d.lease_until, e.url, e.format`,
+       d.attempts - d.schedule_start AS attempts_in_schedule, d.created_at, d.lease_until, e.url, e.format,
+       due.turn, due.position`,
     [
       now.toISOString(),
       options.limit,
       options.workerId,
       new Date(now.getTime() + options.leaseMs).toISOString(),
+      after,
     ],
   );
   return rows
+    .sort((a, b) => Number(a.position) - Number(b.position) || Number(a.turn) - Number(b.turn))
     .map((row) => ({
       id: row.id,
       endpointId: row.endpoint_id,
@@ -350,8 +426,7 @@ export async function claimDeliveries(
       attemptsInSchedule: row.attempts_in_schedule,
       createdAt: row.created_at,
       leaseUntil: row.lease_until,
-    }))
-    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    }));
 }
 
 /** The first 20 KB of a receiver's answer, cut on a character boundary. */

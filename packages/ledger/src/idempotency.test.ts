@@ -55,7 +55,7 @@ describe.each(testStoreKinds())('idempotency keys on %s', (kind) => {
       kind: 'idempotency_in_progress',
       reference,
     });
-    await ledger.saveIdempotentResponse(caller.id, 'key-1', response);
+    await ledger.saveIdempotentResponse(caller.id, 'key-1', reference, response);
     await expect(floatWithKey(caller.id, 'key-1')).resolves.toEqual({ kind: 'idempotent_replay', response });
     await expect(ledger.findIdempotentResponse(caller.id, 'key-1')).resolves.toEqual(response);
     await expect(ledger.balance(caller.id, 'float')).resolves.toEqual(afterFirst);
@@ -71,16 +71,50 @@ describe.each(testStoreKinds())('idempotency keys on %s', (kind) => {
 
   it('keeps the first stored response when a second is saved', async () => {
     const caller = await account();
-    await floatWithKey(caller.id, 'key-3');
-    await ledger.saveIdempotentResponse(caller.id, 'key-3', response);
-    await ledger.saveIdempotentResponse(caller.id, 'key-3', { ...response, body: 'second', headers: {} });
+    const reference = referenceOf(await floatWithKey(caller.id, 'key-3'));
+    await expect(ledger.saveIdempotentResponse(caller.id, 'key-3', reference, response)).resolves.toEqual({
+      kind: 'saved',
+    });
+    await expect(
+      ledger.saveIdempotentResponse(caller.id, 'key-3', reference, {
+        ...response,
+        body: 'second',
+        headers: {},
+      }),
+    ).resolves.toEqual({ kind: 'answered', response });
     await expect(ledger.findIdempotentResponse(caller.id, 'key-3')).resolves.toEqual(response);
+  });
+
+  it('never stores an answer about a transaction the key no longer holds', async () => {
+    const caller = await account();
+    const first = referenceOf(await floatWithKey(caller.id, 'key-5'));
+    const failed = { ...response, httpStatus: 502, body: 'gateway error for the first transaction' };
+    await expect(ledger.releaseIdempotencyKey(caller.id, 'key-5', first)).resolves.toBe(true);
+    await expect(ledger.saveIdempotentResponse(caller.id, 'key-5', first, failed)).resolves.toEqual({
+      kind: 'absent',
+    });
+
+    const second = referenceOf(await floatWithKey(caller.id, 'key-5'));
+    await expect(ledger.saveIdempotentResponse(caller.id, 'key-5', first, failed)).resolves.toEqual({
+      kind: 'held_by_another',
+      reference: second,
+    });
+    await expect(ledger.findIdempotentResponse(caller.id, 'key-5')).resolves.toBeUndefined();
+
+    await expect(ledger.saveIdempotentResponse(caller.id, 'key-5', second, response)).resolves.toEqual({
+      kind: 'saved',
+    });
+    await expect(ledger.saveIdempotentResponse(caller.id, 'key-5', first, failed)).resolves.toEqual({
+      kind: 'answered',
+      response,
+    });
+    await expect(ledger.findIdempotentResponse(caller.id, 'key-5')).resolves.toEqual(response);
   });
 
   it('treats a key older than 24 hours as new', async () => {
     const caller = await account();
     const first = referenceOf(await floatWithKey(caller.id, 'key-4'));
-    await ledger.saveIdempotentResponse(caller.id, 'key-4', response);
+    await ledger.saveIdempotentResponse(caller.id, 'key-4', first, response);
     clock = new Date(clock.getTime() + idempotencyWindowMs + 1);
     await expect(ledger.findIdempotentResponse(caller.id, 'key-4')).resolves.toBeUndefined();
     const second = referenceOf(await floatWithKey(caller.id, 'key-4', 'hash-other'));
@@ -181,8 +215,8 @@ describe.each(testStoreKinds())('purging expired idempotency keys on %s', (kind)
   it('deletes keys older than 24 hours and keeps younger ones, which still answer', async () => {
     const caller = await ledger.createAccount({ name: 'Purged Ltd' });
     await ledger.fund(caller.id, 'float', 1_000_000n);
-    await keyed(caller.id, 'old');
-    await ledger.saveIdempotentResponse(caller.id, 'old', response);
+    const old = referenceOf(await keyed(caller.id, 'old'));
+    await ledger.saveIdempotentResponse(caller.id, 'old', old, response);
     clock = new Date(clock.getTime() + 1_000);
     const young = referenceOf(await keyed(caller.id, 'young'));
     const balance = await ledger.balance(caller.id, 'float');

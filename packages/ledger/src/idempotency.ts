@@ -154,26 +154,67 @@ export async function readHeldKeys(
   return new Map(rows.map((row) => [keyOf(row.account_id, row.key), row]));
 }
 
-/** Stores the first response under a key; a later save for the same key changes nothing. */
+/**
+ * What saving a response under a key for one transaction came to.
+ *
+ * @example
+ * ```ts
+ * import type { IdempotentSave, Ledger, StoredResponse } from '@topup/ledger';
+ *
+ * declare const ledger: Ledger;
+ * declare const reply: StoredResponse;
+ * const saved: IdempotentSave = await ledger.saveIdempotentResponse('acct_1', 'order-1042', 'TX7Q2M9K4D', reply);
+ * if (saved.kind === 'answered') console.log('the key already answers', saved.response.httpStatus);
+ * ```
+ */
+export type IdempotentSave =
+  | { readonly kind: 'saved' }
+  /** The key already holds an answer (the first one saved wins): that is the one to give. */
+  | { readonly kind: 'answered'; readonly response: StoredResponse }
+  /** The key was given back and claimed again by `reference`, which has not answered yet. */
+  | { readonly kind: 'held_by_another'; readonly reference: string }
+  /** The key holds nothing: it was given back (its transaction came to nothing) or purged. */
+  | { readonly kind: 'absent' };
+
+/**
+ * Stores the first response under a key, only while the key still holds the transaction `reference` the
+ * response answers for: a key given back and claimed again by a retry must never take an answer about the
+ * transaction before it. One statement, so the answer describes the key as the save found it.
+ */
 export async function saveIdempotentResponse(
   db: Queryable,
   accountId: string,
   key: string,
+  reference: string,
   response: StoredResponse,
-): Promise<void> {
-  await db.query(
-    `UPDATE idempotency_keys
-     SET response_status = $3, response_content_type = $4, response_body = $5, response_headers = $6
-     WHERE account_id = $1 AND key = $2 AND response_body IS NULL`,
+): Promise<IdempotentSave> {
+  const { rows } = await db.query<HeldKey & { saved: boolean; held: boolean }>(
+    `WITH saved AS (
+       UPDATE idempotency_keys
+       SET response_status = $4, response_content_type = $5, response_body = $6, response_headers = $7
+       WHERE account_id = $1 AND key = $2 AND reference = $3 AND response_body IS NULL
+       RETURNING 1
+     )
+     SELECT EXISTS (SELECT 1 FROM saved) AS saved, k.key IS NOT NULL AS held, k.account_id, k.key, k.request_hash, k.reference,
+            k.response_status, k.response_content_type, k.response_body, k.response_headers
+     FROM (VALUES (1)) AS one (x)
+     LEFT JOIN idempotency_keys AS k ON k.account_id = $1 AND k.key = $2`,
     [
       accountId,
       key,
+      reference,
       response.httpStatus,
       response.contentType,
       response.body,
       response.headers === undefined ? null : JSON.stringify(response.headers),
     ],
   );
+  const row = rows[0];
+  if (row?.saved === true) return { kind: 'saved' };
+  if (row?.held !== true) return { kind: 'absent' };
+  const stored = storedResponseOf(row);
+  if (stored !== undefined) return { kind: 'answered', response: stored };
+  return { kind: 'held_by_another', reference: row.reference };
 }
 
 /**

@@ -10,7 +10,7 @@ export { LedgerError, type LedgerErrorCode } from './ledger-error.js';
 export type { Account, AccountProfile, AccountStatus } from './accounts.js';
 export type { AuthenticatedToken, TokenInfo, TokenMode } from './tokens.js';
 export type { ChannelBalance, ChannelName } from './ledger-accounts.js';
-export type { IdempotencyClaim } from './idempotency.js';
+export type { IdempotencyClaim, IdempotentSave } from './idempotency.js';
 export type { RequestOutcome, ResolveOutcome, StoredResponse } from './outcomes.js';
 export type { TransactionRecord } from './transaction-record.js';
 export type { Contact } from './contacts.js';
@@ -21,6 +21,7 @@ export {
   type AttemptOutcome,
   type AttemptRecord,
   type ClaimedDelivery,
+  type ClaimOptions,
   type DeliveryAttempt,
   type DeliveryRecord,
   type DeliveryStatus,

@@ -15,7 +15,12 @@
  * ```
  */
 export type LedgerErrorCode =
-  'account_not_found' | 'account_closed' | 'token_not_found' | 'invalid_input' | 'ledger_closed';
+  | 'account_not_found'
+  | 'account_closed'
+  | 'token_not_found'
+  | 'invalid_input'
+  | 'ledger_closed'
+  | 'endpoint_limit_reached';
 
 /**
  * The error of an operation the ledger refuses (an unknown or closed account, invalid input, a closed

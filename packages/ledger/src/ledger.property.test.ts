@@ -115,13 +115,17 @@ class Model {
     else this.account(index).airtimePosted += minor;
   }
 
-  save(index: number, key: string, response: StoredResponse): void {
+  /** Saves an answer under a held key, as the ledger must: only the first one is kept. */
+  save(index: number, key: string, response: StoredResponse): 'saved' | 'answered' {
     const held = this.keys.get(`${index}:${key}`);
-    if (held !== undefined && held.response === undefined) held.response = response;
+    if (held === undefined || held.response !== undefined) return 'answered';
+    held.response = response;
+    return 'saved';
   }
 
-  hasKey(index: number, key: string): boolean {
-    return this.keys.has(`${index}:${key}`);
+  /** The transaction a key holds, if it is held. */
+  keyReference(index: number, key: string): string | undefined {
+    return this.keys.get(`${index}:${key}`)?.reference;
   }
 
   /** Predicts a batch of requests in arrival order and checks each actual outcome against it. */
@@ -241,14 +245,16 @@ async function run(ledger: Ledger, model: Model, step: Op): Promise<void> {
       return;
     }
     case 'save': {
-      if (!model.hasKey(step.account, step.key)) return;
+      const reference = model.keyReference(step.account, step.key);
+      if (reference === undefined) return;
       const response = { httpStatus: 200, contentType: 'application/json', body: `saved ${step.key}` };
-      await ledger.saveIdempotentResponse(
+      const saved = await ledger.saveIdempotentResponse(
         (model.accounts[step.account] as ModelAccount).id,
         step.key,
+        reference,
         response,
       );
-      model.save(step.account, step.key, response);
+      expect(saved.kind).toBe(model.save(step.account, step.key, response));
       return;
     }
     case 'float':

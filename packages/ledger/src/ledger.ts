@@ -10,11 +10,17 @@ import { createAuthenticationCache } from './authentication-cache.js';
 import * as endpoints from './callback-endpoints.js';
 import type { CallbackEndpoint, NewCallbackEndpoint } from './callback-endpoints.js';
 import * as outbox from './callback-outbox.js';
-import type { ClaimedDelivery, DeliveryAttempt, DeliveryRecord, DeliveryStatus } from './callback-outbox.js';
+import type {
+  ClaimedDelivery,
+  ClaimOptions,
+  DeliveryAttempt,
+  DeliveryRecord,
+  DeliveryStatus,
+} from './callback-outbox.js';
 import { findContact, type Contact } from './contacts.js';
 import { createGroupCommit, isolatingFailures } from './group-commit.js';
 import * as idempotency from './idempotency.js';
-import type { IdempotencyClaim } from './idempotency.js';
+import type { IdempotencyClaim, IdempotentSave } from './idempotency.js';
 import {
   channelBalanceOf,
   findChannelAccount,
@@ -188,7 +194,16 @@ export interface Ledger {
     /** Aborted while the request still waits for its batch, it is withdrawn unapplied. */
     signal?: AbortSignal;
   }): Promise<RequestOutcome>;
-  saveIdempotentResponse(accountId: string, key: string, response: StoredResponse): Promise<void>;
+  /**
+   * Stores the answer to the keyed request that made transaction `reference`, only while the key still
+   * holds that transaction and no answer; says what the key held instead when it did not.
+   */
+  saveIdempotentResponse(
+    accountId: string,
+    key: string,
+    reference: string,
+    response: StoredResponse,
+  ): Promise<IdempotentSave>;
   findIdempotentResponse(accountId: string, key: string): Promise<StoredResponse | undefined>;
   /**
    * Gives back the key of a request that came to nothing (its transaction `reference` was voided before a
@@ -220,9 +235,14 @@ export interface Ledger {
 
   findContact(accountId: string, mobile: string): Promise<Contact | undefined>;
 
+  /**
+   * Adds a callback endpoint; `endpoint_limit_reached` when the account already has `maxEndpoints`
+   * (default 10) that are not removed.
+   */
   addCallbackEndpoint(
     accountId: string,
     input: NewCallbackEndpoint,
+    options?: { maxEndpoints?: number },
   ): Promise<{ endpoint: CallbackEndpoint; secret: string }>;
   /** Never secrets. */
   listCallbackEndpoints(accountId: string): Promise<CallbackEndpoint[]>;
@@ -234,7 +254,11 @@ export interface Ledger {
   ): Promise<string | undefined>;
   /** Current first, then the previous one while inside its grace period. */
   endpointSecrets(endpointId: string): Promise<string[]>;
-  claimDeliveries(options: { workerId: string; limit: number; leaseMs: number }): Promise<ClaimedDelivery[]>;
+  /**
+   * Leases due deliveries, fairly across accounts (`ClaimOptions`); they come in account order, so pass
+   * the last one's `accountId` as `afterAccountId` to the next claim to go round the accounts.
+   */
+  claimDeliveries(options: ClaimOptions): Promise<ClaimedDelivery[]>;
   /** Moves the delivery on only while `attempt.workerId` holds its lease; the attempt is kept either way. */
   recordDeliveryAttempt(deliveryId: string, attempt: DeliveryAttempt): Promise<void>;
   /** Gives up leases `workerId` holds on pending deliveries, recording no attempt; returns how many. */
@@ -464,8 +488,8 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     async requestAirtime({ accountId, request, idempotency: claim, signal }) {
       return requests.submit(airtimeDraft(accountId, request, claim, now()), signal);
     },
-    saveIdempotentResponse: (accountId, key, response) =>
-      idempotency.saveIdempotentResponse(store, accountId, key, response),
+    saveIdempotentResponse: (accountId, key, reference, response) =>
+      idempotency.saveIdempotentResponse(store, accountId, key, reference, response),
     findIdempotentResponse: (accountId, key) =>
       idempotency.findIdempotentResponse(store, accountId, key, now()),
     releaseIdempotencyKey: (accountId, key, reference) =>
@@ -491,7 +515,8 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
 
     findContact: (accountId, mobile) => findContact(store, accountId, mobile),
 
-    addCallbackEndpoint: (accountId, input) => endpoints.addCallbackEndpoint(store, accountId, input, now()),
+    addCallbackEndpoint: (accountId, input, options) =>
+      endpoints.addCallbackEndpoint(store, accountId, input, now(), options?.maxEndpoints),
     listCallbackEndpoints: (accountId) => endpoints.listCallbackEndpoints(store, accountId),
     removeCallbackEndpoint: (accountId, endpointId) =>
       endpoints.removeCallbackEndpoint(store, accountId, endpointId, now()),

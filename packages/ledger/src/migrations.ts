@@ -258,6 +258,20 @@ const unappliedResolutions: Migration = {
   ],
 };
 
+// Deliveries are claimed fairly across accounts (callback-outbox.ts): a claim walks the accounts that have
+// pending deliveries and takes each one's due deliveries by its own index range, so an account with a
+// million pending deliveries costs another account's claim one index probe, not a million rows. That order
+// replaces the global (next_attempt_at, id) one, whose index is dropped so a delivery still costs one
+// index entry.
+const fairClaims: Migration = {
+  id: '0007_fair_claims',
+  statements: [
+    `CREATE INDEX IF NOT EXISTS callback_deliveries_account_due
+      ON callback_deliveries (account_id, next_attempt_at, id) WHERE status = 'pending'`,
+    `DROP INDEX IF EXISTS callback_deliveries_due_order`,
+  ],
+};
+
 /** Every migration, in the order they apply. */
 export const migrations: readonly Migration[] = [
   ledgerSchema,
@@ -266,4 +280,5 @@ export const migrations: readonly Migration[] = [
   queueIndexes,
   leanerTransactionWrites,
   unappliedResolutions,
+  fairClaims,
 ];

@@ -28,7 +28,8 @@ import type { TransactionRecord } from './transaction-record.js';
  *   request: parsed.value,
  *   idempotency,
  * });
- * await ledger.saveIdempotentResponse(account.id, idempotency.key, {
+ * if (outcome.kind !== 'created') throw new Error(outcome.kind);
+ * await ledger.saveIdempotentResponse(account.id, idempotency.key, outcome.transaction.reference, {
  *   httpStatus: 200,
  *   contentType: 'application/json',
  *   body: '{"status":{}}',

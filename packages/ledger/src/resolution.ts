@@ -221,6 +221,39 @@ async function readRecords(
   return new Map(rows.map((row) => [row.reference, transactionRecordOf(row, timeZone)]));
 }
 
+/**
+ * Airtime purchases already cancelled with nothing collected, for which a request now reports that the
+ * payer did pay (delivery failed after payment). The payer's money went through the provider and back, so
+ * the ledger must show it: the collection and its refund are posted late, and nothing else changes (the
+ * cancellation and its callback stand). A purchase whose collection is already posted is left alone.
+ */
+async function uncollectedPayments(
+  tx: Queryable,
+  requests: readonly ResolutionRequest[],
+  existing: ReadonlyMap<string, TransactionRecord>,
+): Promise<TransactionRecord[]> {
+  const candidates = new Map<string, TransactionRecord>();
+  for (const request of requests) {
+    const record = existing.get(request.reference);
+    if (
+      record?.type === 'Airtime' &&
+      record.state === 'cancelled' &&
+      request.resolution.kind === 'cancel' &&
+      request.resolution.paymentCollected === true
+    ) {
+      candidates.set(record.reference, record);
+    }
+  }
+  if (candidates.size === 0) return [];
+  const { rows } = await tx.query<{ reference: string }>(
+    `SELECT DISTINCT reference FROM transfers
+     WHERE reference = ANY($1::text[]) AND purpose = 'airtime_collection'`,
+    [[...candidates.keys()]],
+  );
+  for (const row of rows) candidates.delete(row.reference);
+  return [...candidates.values()];
+}
+
 function channelOf(record: TransactionRecord): ChannelName {
   return record.type === 'Agent Float' ? 'float' : 'airtime';
 }
@@ -245,6 +278,7 @@ export async function resolveBatch(
   const resolved = new Map([...updated].map(([reference, { record }]) => [reference, record]));
   const untouched = [...firsts.keys()].filter((reference) => !resolved.has(reference));
   const existing = await readRecords(tx, untouched, timeZone);
+  const late = await uncollectedPayments(tx, requests, existing);
 
   const records = [...firsts.keys()].flatMap((reference) => resolved.get(reference) ?? []);
   const pending = new Map(
@@ -255,6 +289,7 @@ export async function resolveBatch(
   const callers = [...new Set(records.map((record) => record.accountId))];
   // Every record here was just completed or cancelled, so each announces a callback.
   const endpoints = await listeningEndpoints(tx, callers);
+  const lateCallers = late.map((record) => record.accountId);
   // Every account involved is locked in one statement, in ascending id order like every other writer:
   // the callers' channels, and the system accounts the effects will touch.
   const systemIds = new Set<bigint>();
@@ -274,7 +309,8 @@ export async function resolveBatch(
       if (context.commissionBasisPoints[carrier] > 0) systemIds.add(systemAccountIds.commission);
     }
   }
-  const locked = await lockLedgerAccounts(tx, [...systemIds], callers);
+  if (late.length > 0) systemIds.add(systemAccountIds.payerCollections);
+  const locked = await lockLedgerAccounts(tx, [...systemIds], [...new Set([...callers, ...lateCallers])]);
   const channelIds = new Map<string, bigint>();
   for (const account of locked.values()) {
     if (account.accountId !== undefined && account.channel !== undefined) {
@@ -286,12 +322,7 @@ export async function resolveBatch(
   // Each transaction's effect in turn, so each callback carries the balance just after its own.
   const announced: AnnouncedTransaction[] = [];
   const allTransfers: TransferInput[] = [];
-  for (const record of records) {
-    const resolution = (firsts.get(record.reference) as ResolutionRequest).resolution;
-    const transfers =
-      record.type === 'Agent Float'
-        ? floatEffect(record, resolution, pending.get(record.reference))
-        : airtimeEffect(record, resolution, channelIds.get(`${record.accountId}:airtime`), context);
+  const post = (record: TransactionRecord, transfers: readonly TransferInput[]) => {
     for (const [id, delta] of balanceDeltas(transfers)) {
       const account = running.get(id);
       if (account === undefined)
@@ -305,12 +336,28 @@ export async function resolveBatch(
       running.set(id, next);
     }
     allTransfers.push(...transfers);
+  };
+  for (const record of records) {
+    const resolution = (firsts.get(record.reference) as ResolutionRequest).resolution;
+    post(
+      record,
+      record.type === 'Agent Float'
+        ? floatEffect(record, resolution, pending.get(record.reference))
+        : airtimeEffect(record, resolution, channelIds.get(`${record.accountId}:airtime`), context),
+    );
     const channelName = channelOf(record);
     const channelId = channelIds.get(`${record.accountId}:${channelName}`);
     const channelAccount = channelId === undefined ? undefined : running.get(channelId);
     if (channelAccount === undefined)
       throw new Error(`Expected account ${record.accountId} to have a ${channelName} channel.`);
     announced.push({ record, channel: channelBalanceOf(channelName, channelAccount) });
+  }
+  for (const record of late) {
+    const collectedAndRefunded: Resolution = { kind: 'cancel', reason: '', paymentCollected: true };
+    post(
+      record,
+      airtimeEffect(record, collectedAndRefunded, channelIds.get(`${record.accountId}:airtime`), context),
+    );
   }
   const outcomes = outcomesInOrder(requests, resolved, existing);
   const queued = await runWithWrites(tx, callbackInsertStatement(announced, endpoints, now), [

@@ -427,6 +427,33 @@ describe.each(testStoreKinds())('transactions and their money on %s', (kind) => 
       });
       expect(await systemAccount(test.store, 'system:payer-collections')).toEqual(collectionsBefore);
     });
+    it('records the payment and its refund when a failure after payment comes for a purchase already cancelled', async () => {
+      const account = await fundedAccount(0n);
+      const collectionsBefore = await systemAccount(test.store, 'system:payer-collections');
+      const transaction = created(
+        await ledger.requestAirtime({ accountId: account.id, request: airtimeRequest({ amount: 80 }) }),
+      );
+      await ledger.cancel(transaction.reference, {
+        reason: 'no result from the provider within the timeout',
+      });
+      expect(await transfersOf(test.store, transaction.reference)).toEqual([]);
+
+      const late = { reason: 'delivery failed after payment', paymentCollected: true };
+      await expect(ledger.cancel(transaction.reference, late)).resolves.toMatchObject({
+        kind: 'already_resolved',
+        transaction: { state: 'cancelled', cancelReason: 'no result from the provider within the timeout' },
+      });
+      await ledger.cancel(transaction.reference, late);
+      expect(await transfersOf(test.store, transaction.reference)).toEqual([
+        'single airtime_collection 8000',
+        'single airtime_refund 8000',
+      ]);
+      await expect(ledger.balance(account.id, 'airtime')).resolves.toMatchObject({
+        availableMinor: 0n,
+        postedMinor: 0n,
+      });
+      expect(await systemAccount(test.store, 'system:payer-collections')).toEqual(collectionsBefore);
+    });
   });
 
   describe('finding transactions', () => {
