@@ -37,6 +37,11 @@ export {
 } from './parse-callback.js';
 export { CallbackVerificationError, type CallbackRefusalReason } from './callback-verification-error.js';
 export { callbackAnswer, type CallbackAnswer } from './callback-answer.js';
+export {
+  createCallbackDeduplicator,
+  type CallbackDeduplicator,
+  type CallbackDeduplicatorOptions,
+} from './callback-deduplicator.js';
 // A callback receiver reads the raw body, bounded, before it verifies it: the reader of @topup/signing.
 export {
   CallbackBodyTooLargeError,

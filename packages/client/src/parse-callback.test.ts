@@ -1,7 +1,9 @@
 import { cancellationCallback, encodeJson, encodeXml, failure, success } from '@topup/envelope';
 import type { WireMessage } from '@topup/envelope';
+import { createHash } from 'node:crypto';
 import { generateSecret, signCallback } from '@topup/signing';
 import { describe, expect, it } from 'vitest';
+import { createCallbackDeduplicator } from './callback-deduplicator.js';
 import { CallbackVerificationError } from './callback-verification-error.js';
 import { parseCallback } from './parse-callback.js';
 import { agentFloatData, airtimeData } from './testing/sample-data.js';
@@ -38,6 +40,7 @@ describe('parseCallback', () => {
     expect(event).toStrictEqual({
       kind: 'completed',
       id: 'cb_0123456789abcdefghij',
+      key: `sha256:${createHash('sha256').update(body).digest('hex')}`,
       timestamp: now,
       transaction: airtimeCallbackData.transaction,
       data: airtimeCallbackData,
@@ -56,12 +59,13 @@ describe('parseCallback', () => {
     expect(event.data).toStrictEqual(agentFloatData('TXCANCEL01'));
   });
 
-  it('reads the same event from the JSON and the XML form', () => {
+  it('reads the same event from the JSON and the XML form, each keyed by its own bytes', () => {
     const fromJson = signed(floatCancelled, 'json');
     const fromXml = signed(floatCancelled, 'xml');
-    expect(parseCallback(fromXml.body, fromXml.headers, secret, { now })).toStrictEqual(
-      parseCallback(fromJson.body, fromJson.headers, secret, { now }),
-    );
+    const { key: xmlKey, ...xmlEvent } = parseCallback(fromXml.body, fromXml.headers, secret, { now });
+    const { key: jsonKey, ...jsonEvent } = parseCallback(fromJson.body, fromJson.headers, secret, { now });
+    expect(xmlEvent).toStrictEqual(jsonEvent);
+    expect(xmlKey).not.toBe(jsonKey);
   });
 
   it('accepts node-style lower-case headers and either secret during a rotation', () => {
@@ -83,6 +87,50 @@ describe('parseCallback', () => {
     const event = parseCallback(body, specOnly, secret, { now });
     expect(event.id).toBeUndefined();
     expect(event.transaction.reference).toBe('TXDELIVER1');
+  });
+
+  it('gives a replay with the webhook headers stripped the key of the original, so the handler refuses it', async () => {
+    const { body, headers } = signed(delivered, 'json');
+    const once = createCallbackDeduplicator({ now: () => now * 1000 });
+    const original = parseCallback(body, headers, secret, { now });
+    const stripped = Object.fromEntries(
+      Object.entries(headers).filter(([name]) => !name.toLowerCase().startsWith('webhook-')),
+    );
+    const replayed = parseCallback(body, stripped, secret, { now: now + 60 });
+    expect(replayed.id).toBeUndefined();
+    expect(replayed.key).toBe(original.key);
+    const handled: string[] = [];
+    expect(await once(original, () => void handled.push('original'))).toBe(true);
+    expect(await once(replayed, () => void handled.push('replay'))).toBe(false);
+    expect(handled).toEqual(['original']);
+  });
+
+  it('gives every retry of one callback, signed anew, the same key', () => {
+    const { body } = signed(delivered, 'json');
+    const first = parseCallback(
+      body,
+      signCallback({ secrets: [secret], id: 'cb_1', timestamp: now, body }),
+      secret,
+      {
+        now,
+      },
+    );
+    const retry = parseCallback(
+      body,
+      signCallback({ secrets: [secret], id: 'cb_1', timestamp: now + 5, body }),
+      secret,
+      { now: now + 5 },
+    );
+    const other = parseCallback(
+      signed(floatCancelled, 'json').body,
+      signed(floatCancelled, 'json').headers,
+      secret,
+      {
+        now,
+      },
+    );
+    expect(retry.key).toBe(first.key);
+    expect(other.key).not.toBe(first.key);
   });
 
   it('refuses a callback signed with another secret', () => {

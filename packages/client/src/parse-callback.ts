@@ -25,8 +25,14 @@ import { decodeEnvelopeBody } from './envelope-body.js';
 export type CallbackData = AgentFloatData | (AirtimeCallbackData & { payment?: Payment });
 
 interface CallbackEventFields {
-  /** The `webhook-id`: the same for every retry of one callback, so use it to drop duplicates. */
+  /** The `webhook-id`, when the Standard Webhooks headers carried it. Not for de-duplication: see `key`. */
   readonly id: string | undefined;
+  /**
+   * The de-duplication key, always present: every retry of one callback, and any replay of it (even one
+   * with the `webhook-*` headers stripped), has the same key. Handle a key once (`createCallbackDeduplicator`
+   * runs a handler per key until it succeeds).
+   */
+  readonly key: string;
   /** Unix seconds of the signature (this delivery attempt). */
   readonly timestamp: number;
   /** `data.transaction`; correlate by its `reference`. */
@@ -80,8 +86,8 @@ export interface CancelledCallbackEvent extends CallbackEventFields {
  *
  * const seen = new Set<string>();
  * function handle(event: CallbackEvent): void {
- *   if (event.id !== undefined && seen.has(event.id)) return; // a retry of a callback already handled
- *   if (event.id !== undefined) seen.add(event.id);
+ *   if (seen.has(event.key)) return; // a retry, or a replay, of a callback already handled
+ *   seen.add(event.key);
  *   if (event.kind === 'completed') console.log('done', event.transaction.reference);
  *   else console.log('cancelled', event.transaction.reference, event.errors);
  * }
@@ -169,6 +175,7 @@ export function parseCallback(
   return {
     kind,
     id: verification.id,
+    key: verification.key,
     timestamp: verification.timestamp,
     transaction,
     data: data as unknown as CallbackData,

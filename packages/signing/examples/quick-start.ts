@@ -12,5 +12,5 @@ console.log(Object.keys(headers));
 // ['Signature-Algorithm', 'Signature-Timestamp', 'Signature-Hash', 'webhook-id', 'webhook-timestamp', 'webhook-signature']
 
 const result = verifyCallback({ secrets: [secret], headers, body });
-console.log(result); // { ok: true, id: 'cb_01JD8Z6Q4M', timestamp: … }
+console.log(result); // { ok: true, id: 'cb_01JD8Z6Q4M', timestamp: …, key: 'sha256:…' }
 console.log(verifyCallback({ secrets: [secret], headers, body: `${body} ` }).ok); // false: the bytes changed

@@ -37,7 +37,12 @@ function streamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
 describe('verifyFetchRequest', () => {
   it('verifies a signed Request and hands back its exact raw body', async () => {
     const { result, rawBody } = await verifyFetchRequest(callbackRequest(body), options);
-    expect(result).toEqual({ ok: true, id: 'cb_fetch', timestamp });
+    expect(result).toEqual({
+      ok: true,
+      key: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as unknown,
+      id: 'cb_fetch',
+      timestamp,
+    });
     expect(new TextDecoder().decode(rawBody)).toBe(body);
   });
 
@@ -58,7 +63,12 @@ describe('verifyFetchRequest', () => {
     const emptyHeaders = signCallback({ secrets: [secret], id: 'cb_empty', timestamp, body: '' });
     const request = new Request('http://receiver.test/callback', { method: 'POST', headers: emptyHeaders });
     const { result, rawBody } = await verifyFetchRequest(request, options);
-    expect(result).toEqual({ ok: true, id: 'cb_empty', timestamp });
+    expect(result).toEqual({
+      ok: true,
+      key: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as unknown,
+      id: 'cb_empty',
+      timestamp,
+    });
     expect(rawBody).toHaveLength(0);
   });
 

@@ -67,6 +67,7 @@ describe('interoperability with the standardwebhooks reference library', () => {
     };
     expect(verifyCallback({ secrets: [secret], headers, body })).toEqual({
       ok: true,
+      key: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as unknown,
       id: 'msg_from_reference',
       timestamp,
     });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { koaCallbackVerifier } from './koa.js';
@@ -37,7 +38,12 @@ describe('koaCallbackVerifier', () => {
   it('puts the verified id, timestamp and raw body in ctx.state.callback and calls next', async () => {
     const ctx = fakeContext(body, signCallback({ secrets: [secret], id: 'cb_koa', timestamp, body }));
     expect(await run(middleware, ctx)).toBe(true);
-    expect(ctx.state.callback).toEqual({ id: 'cb_koa', timestamp, rawBody: Buffer.from(body, 'utf8') });
+    expect(ctx.state.callback).toEqual({
+      id: 'cb_koa',
+      timestamp,
+      key: `sha256:${createHash('sha256').update(body).digest('hex')}`,
+      rawBody: Buffer.from(body, 'utf8'),
+    });
     expect(ctx.status).toBe(404);
   });
 
@@ -49,7 +55,11 @@ describe('koaCallbackVerifier', () => {
       'Signature-Hash': signed['Signature-Hash'],
     });
     expect(await run(middleware, ctx)).toBe(true);
-    expect(ctx.state.callback).toEqual({ timestamp, rawBody: Buffer.from(body, 'utf8') });
+    expect(ctx.state.callback).toEqual({
+      timestamp,
+      key: `sha256:${createHash('sha256').update(body).digest('hex')}`,
+      rawBody: Buffer.from(body, 'utf8'),
+    });
   });
 
   it('answers 401 with a short JSON error and does not call next for a bad signature', async () => {

@@ -28,6 +28,8 @@ export interface VerifiedCallback {
   /** The `webhook-id`, when the Standard Webhooks headers were used. */
   readonly id?: string;
   readonly timestamp: number;
+  /** Drop a callback whose key was already handled: retries and replays share it (see `verifyCallback`). */
+  readonly key: string;
   /** The exact body received; parse it yourself (JSON or XML per its Content-Type). */
   readonly rawBody: Buffer;
 }
@@ -123,8 +125,8 @@ export function koaCallbackVerifier(options: CallbackReceiverOptions): KoaCallba
     }
     ctx.state.callback =
       result.id === undefined
-        ? { timestamp: result.timestamp, rawBody }
-        : { id: result.id, timestamp: result.timestamp, rawBody };
+        ? { timestamp: result.timestamp, key: result.key, rawBody }
+        : { id: result.id, timestamp: result.timestamp, key: result.key, rawBody };
     await next();
   };
 }

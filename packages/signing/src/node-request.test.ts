@@ -68,7 +68,12 @@ describe('verifyNodeRequest on a real node:http server', () => {
     const { status, text } = await post(body, { ...headers, 'content-type': 'application/json' });
     expect(status).toBe(200);
     expect(JSON.parse(text)).toEqual({
-      result: { ok: true, id: 'cb_node', timestamp },
+      result: {
+        ok: true,
+        key: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as unknown,
+        id: 'cb_node',
+        timestamp,
+      },
       rawBody: Buffer.from(body, 'utf8').toString('base64'),
     });
   });

@@ -94,7 +94,12 @@ describe('README', () => {
         'webhook-timestamp',
         'webhook-signature',
       ],
-      { ok: true, id: 'cb_01JD8Z6Q4M', timestamp: expect.any(Number) as unknown },
+      {
+        ok: true,
+        key: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as unknown,
+        id: 'cb_01JD8Z6Q4M',
+        timestamp: expect.any(Number) as unknown,
+      },
       false,
     ]);
   });

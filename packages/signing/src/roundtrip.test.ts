@@ -40,11 +40,13 @@ describe('sign then verify', () => {
         const input = { secrets: [secret], body: callback.body, now: callback.timestamp };
         expect(verifyCallback({ ...input, headers })).toEqual({
           ok: true,
+          key: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as unknown,
           id: callback.id,
           timestamp: callback.timestamp,
         });
         expect(verifyCallback({ ...input, headers: specHeaders(headers) })).toEqual({
           ok: true,
+          key: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as unknown,
           timestamp: callback.timestamp,
         });
       }),

@@ -32,11 +32,13 @@ describe('verifyCallback with the golden vectors', () => {
         const input = { secrets: [vectorSecret], body: vectorBody(vector), now: vector.timestamp };
         expect(verifyCallback({ ...input, headers: vector.expected_headers })).toEqual({
           ok: true,
+          key: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as unknown,
           id: vector.id,
           timestamp: vector.timestamp,
         });
         expect(verifyCallback({ ...input, headers: specHeaders(vector.expected_headers) })).toEqual({
           ok: true,
+          key: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as unknown,
           timestamp: vector.timestamp,
         });
       }
@@ -46,7 +48,12 @@ describe('verifyCallback with the golden vectors', () => {
 
 describe('verifyCallback', () => {
   it('accepts a signed callback and returns its id and timestamp', () => {
-    expect(verify()).toEqual({ ok: true, id, timestamp });
+    expect(verify()).toEqual({
+      ok: true,
+      key: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as unknown,
+      id,
+      timestamp,
+    });
   });
 
   it('reads headers case-insensitively from a plain object or a Headers object', () => {
@@ -72,17 +79,26 @@ describe('verifyCallback', () => {
   });
 
   it('uses the spec headers when no webhook-signature is sent, without an id', () => {
-    expect(verify({ headers: specHeaders(signed) })).toEqual({ ok: true, timestamp });
+    expect(verify({ headers: specHeaders(signed) })).toEqual({
+      ok: true,
+      key: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as unknown,
+      timestamp,
+    });
   });
 
   it('accepts the spec headers without Signature-Algorithm', () => {
     const { 'Signature-Algorithm': _algorithm, ...headers } = specHeaders(signed);
-    expect(verify({ headers })).toEqual({ ok: true, timestamp });
+    expect(verify({ headers })).toEqual({
+      ok: true,
+      key: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as unknown,
+      timestamp,
+    });
   });
 
   it('prefers the Standard Webhooks headers when both sets are present', () => {
     expect(verify({ headers: { ...signed, 'Signature-Hash': 'not a hash' } })).toEqual({
       ok: true,
+      key: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as unknown,
       id,
       timestamp,
     });

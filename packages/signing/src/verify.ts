@@ -1,7 +1,7 @@
 // Verifying a received callback against one or more secrets: either header set (Standard Webhooks or the
 // spec's), a timestamp tolerance both ways, constant-time comparison of the raw bytes' MACs, and a reason
 // for every failure.
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { readHeader } from './header-lookup.js';
 import type { HeaderSource } from './header-lookup.js';
 import { bodyBytes, signatureHashMac, webhookSignatureMac } from './mac.js';
@@ -46,7 +46,11 @@ export const DEFAULT_TOLERANCE_SECONDS = 300;
 export type VerificationFailureReason = 'missing_header' | 'bad_format' | 'too_old' | 'too_new' | 'no_match';
 
 /**
- * A verified callback; `id` is the `webhook-id`, present when the Standard Webhooks headers were used.
+ * A verified callback. `key` identifies the callback for de-duplication whichever signature verified it:
+ * `sha256:` and the hex SHA-256 of the raw body, which every retry of one callback repeats byte for byte
+ * and which both signatures bind. `id` is the `webhook-id`, present when the Standard Webhooks headers
+ * verified it; it cannot serve for de-duplication alone, since a captured callback replayed with those
+ * headers stripped still verifies by its `Signature-Hash`, without any id.
  *
  * @example
  * ```ts
@@ -58,7 +62,8 @@ export type VerificationFailureReason = 'missing_header' | 'bad_format' | 'too_o
  * const result = verifyCallback({ secrets, headers, body, now: 1763740800 });
  * if (result.ok) {
  *   const verified: VerifiedCallbackSignature = result;
- *   verified; // { ok: true, id: 'cb_1', timestamp: 1763740800 }
+ *   verified.id; // 'cb_1'
+ *   verified.key; // 'sha256:…' of the body: the same for every retry, and for a replay without webhook-id
  * }
  * ```
  */
@@ -66,6 +71,8 @@ export interface VerifiedCallbackSignature {
   readonly ok: true;
   readonly id?: string;
   readonly timestamp: number;
+  /** The de-duplication key: `sha256:<hex of the raw body>`. */
+  readonly key: string;
 }
 
 /**
@@ -161,7 +168,7 @@ interface ReceivedSignatures {
  * const body = '{"status":{"type":"SUCCESS","code":"0000","message":"Agent float deposited"}}';
  * const headers = signCallback({ secrets, id: 'cb_01JD8Z6Q4M', timestamp: 1763740800, body });
  *
- * verifyCallback({ secrets, headers, body, now: 1763740800 }); // { ok: true, id: 'cb_01JD8Z6Q4M', timestamp: 1763740800 }
+ * verifyCallback({ secrets, headers, body, now: 1763740800 }); // { ok: true, id: 'cb_01JD8Z6Q4M', timestamp: 1763740800, key: 'sha256:…' }
  * const late = verifyCallback({ secrets, headers, body, now: 1763741400 }); // 600 s later
  * late.ok ? late.timestamp : late.reason; // 'too_old'
  * ```
@@ -209,9 +216,10 @@ export function verifyCallback(input: VerifyCallbackInput): CallbackVerification
       `Expected one of the ${received.value.macs.length} ${headerName} value(s) to match the HMAC-SHA256 of the body under one of the ${keys.length} secret(s), received no match.`,
     );
   }
+  const key = `sha256:${createHash('sha256').update(body).digest('hex')}`;
   return received.value.id === undefined
-    ? { ok: true, timestamp }
-    : { ok: true, id: received.value.id, timestamp };
+    ? { ok: true, timestamp, key }
+    : { ok: true, id: received.value.id, timestamp, key };
 }
 
 function readSignatures(
