@@ -35,6 +35,7 @@ const checks = {
   },
 
   async '@topup/signing'({ generateSecret, signCallback, verifyCallback }) {
+    const { createHash } = await import('node:crypto');
     const secret = generateSecret();
     const body = '{"status":{"type":"SUCCESS"}}';
     const timestamp = Math.floor(Date.now() / 1000);
@@ -43,6 +44,7 @@ const checks = {
       ok: true,
       id: 'cb_smoke',
       timestamp,
+      key: `sha256:${createHash('sha256').update(body).digest('hex')}`,
     });
     const tampered = verifyCallback({ secrets: [secret], headers, body: `${body} ` });
     assert.equal(tampered.ok, false);

@@ -112,11 +112,13 @@ export function createApp(deps: AppDependencies): Koa<ApiState> {
     .use(postOnly())
     .use(authentication(createAuthenticationGuard(deps.ledger, deps.authenticationFailures)))
     .use(activeAccount())
+    // Charged before the body is read: reading and parsing a body (up to BODY_LIMIT_BYTES of XML) is the
+    // expensive part, and a token past its limit must not be able to make the server do it.
+    .use(rateLimiting(deps.rateLimiter))
     .use(idempotencyHeader())
     .use(bodyDecoding(deps.config.bodyLimitBytes))
     .use(requestValidation(parserFor(deps.config)))
     .use(permissions(deps.config.mode))
-    .use(rateLimiting(deps.rateLimiter))
     .use(operation(deps));
   app.on('error', (error: unknown) => {
     deps.logger.error({ err: error }, 'unhandled application error');

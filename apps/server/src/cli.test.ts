@@ -19,6 +19,7 @@ const allMigrations = [
   '0004_queue_indexes',
   '0005_leaner_transaction_writes',
   '0006_unapplied_resolutions',
+  '0007_fair_claims',
 ];
 
 describe('the operator CLI and `pnpm start` as real processes', () => {
@@ -130,8 +131,21 @@ describe('the operator CLI and `pnpm start` as real processes', () => {
         ['endpoint', 'add', '--account', account, '--url', 'https://user:pass@127.0.0.1/hooks'],
         env,
       );
-      expect(refused.code).toBe(64);
-      expect(refused.stderr).toContain('--url refused:');
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("'url is invalid': expected a URL without a user name or password");
+      // The API's answer to the same URL: 3000, with the reason for the operator.
+      const metadata = await runCli(
+        ['endpoint', 'add', '--account', account, '--url', 'http://169.254.169.254/latest/', '--json'],
+        env,
+      );
+      expect(metadata.code).toBe(1);
+      expect(JSON.parse(metadata.stderr)).toMatchObject({
+        error: {
+          kind: 'failure',
+          code: '3000',
+          message: expect.stringMatching(/^'url is invalid': .*169\.254\.169\.254 \(link-local/) as string,
+        },
+      });
 
       const added = await runCli(
         ['endpoint', 'add', '--account', account, '--url', sink.url, '--format', 'json', '--json'],
@@ -173,7 +187,8 @@ describe('the operator CLI and `pnpm start` as real processes', () => {
         endpoint_id: endpoint,
         reference,
         status: 'delivered',
-        attempts: [{ http_status: '200', outcome: 'delivered', response_excerpt: 'got it', error: '' }],
+        // The sink is on loopback, not public: its status shows, never what it answered.
+        attempts: [{ http_status: '200', outcome: 'delivered', response_excerpt: '', error: '' }],
       });
       const failed = await runCli(
         ['callback', 'deliveries', '--account', account, '--status', 'failed', '--json'],

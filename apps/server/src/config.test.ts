@@ -123,6 +123,19 @@ describe('the service configuration', () => {
     ]);
   });
 
+  it('refuses a transaction timeout that could act while a request is still submitting its transaction', () => {
+    expect(
+      problemsOf({ TRANSACTION_TIMEOUT: '20', PROVIDER_TIMEOUT_MS: '8000', STORE_DEADLINE_MS: '4000' }),
+    ).toEqual([
+      'TRANSACTION_TIMEOUT: expected at least 24 seconds, twice the longest a request can take ' +
+        '(PROVIDER_TIMEOUT_MS 8000 + STORE_DEADLINE_MS 4000) (received "20")',
+    ]);
+    expect(
+      loadConfig({ TRANSACTION_TIMEOUT: '24', PROVIDER_TIMEOUT_MS: '8000', STORE_DEADLINE_MS: '4000' })
+        .transactionTimeoutSeconds,
+    ).toBe(24);
+  });
+
   it('reports problems between variables in the same pass as problems with single variables', () => {
     expect(
       problemsOf({

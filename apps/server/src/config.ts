@@ -42,6 +42,11 @@ const trustedProxies = z
   })
   .transform((text) => (text === 'true' ? 1 : text === 'false' ? 0 : Number(text)));
 
+// A switch: exactly `true` or `false`, so a typo is refused rather than read as one or the other.
+const flag = z
+  .enum(['true', 'false'], { error: 'expected true or false' })
+  .transform((text) => text === 'true');
+
 const environmentSchema = z.object({
   PORT: integer(0, 65_535).default(8080),
   WORKER_PORT: integer(0, 65_535).default(8081),
@@ -74,6 +79,8 @@ const environmentSchema = z.object({
   CALLBACK_RETRY_SCHEDULE: retrySchedule.default([0, 5, 300, 1_800, 7_200, 18_000, 36_000, 36_000]),
   CALLBACK_SLOW_DOWN_FLOOR_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
   CALLBACK_SECRET_GRACE_SECONDS: integer(0, 86_400 * 30).default(86_400),
+  CALLBACK_ALLOW_PRIVATE_NETWORKS: flag.default(false),
+  CALLBACK_MAX_ENDPOINTS: integer(1, 1_000).default(10),
   IDEMPOTENCY_WAIT_MS: integer(0, 60_000).default(10_000),
   IDEMPOTENCY_PURGE_INTERVAL_SECONDS: integer(1, 86_400).default(300),
   AUTH_CACHE_MS: integer(0, 60_000).default(2_000),
@@ -105,6 +112,22 @@ const checkedEnvironmentSchema = environmentSchema.superRefine(
           code: 'custom',
           path: [low],
           message: `must not exceed ${high}, which is ${highValue}`,
+        });
+      }
+    }
+    // The timeout must not act on a transaction whose request may still be submitting it: the provider
+    // would not know it yet. A request lasts at most its store deadline plus the provider timeout; twice
+    // that leaves room for the worker's polling and clocks.
+    const { TRANSACTION_TIMEOUT: timeout, PROVIDER_TIMEOUT_MS: provider, STORE_DEADLINE_MS: store } = env;
+    if (typeof timeout === 'number' && typeof provider === 'number' && typeof store === 'number') {
+      const shortestMs = 2 * (provider + store);
+      if (timeout * 1000 < shortestMs) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['TRANSACTION_TIMEOUT'],
+          message:
+            `expected at least ${String(Math.ceil(shortestMs / 1000))} seconds, twice the longest a request ` +
+            `can take (PROVIDER_TIMEOUT_MS ${String(provider)} + STORE_DEADLINE_MS ${String(store)})`,
         });
       }
     }
@@ -156,6 +179,10 @@ export interface Config {
   /** The least wait before retrying a callback after a 429 or a timeout, whatever the schedule. */
   readonly callbackSlowDownFloorSeconds: number;
   readonly callbackSecretGraceSeconds: number;
+  /** Callbacks may reach private networks and loopback (CALLBACK_ALLOW_PRIVATE_NETWORKS). */
+  readonly callbackAllowPrivateNetworks: boolean;
+  /** Callback endpoints an account may have (removed ones do not count). */
+  readonly callbackMaxEndpoints: number;
   readonly idempotencyWaitMs: number;
   /** How often the worker deletes idempotency keys past their 24-hour window. */
   readonly idempotencyPurgeIntervalSeconds: number;
@@ -226,6 +253,8 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     callbackRetryScheduleSeconds: env.CALLBACK_RETRY_SCHEDULE,
     callbackSlowDownFloorSeconds: env.CALLBACK_SLOW_DOWN_FLOOR_SECONDS,
     callbackSecretGraceSeconds: env.CALLBACK_SECRET_GRACE_SECONDS,
+    callbackAllowPrivateNetworks: env.CALLBACK_ALLOW_PRIVATE_NETWORKS,
+    callbackMaxEndpoints: env.CALLBACK_MAX_ENDPOINTS,
     idempotencyWaitMs: env.IDEMPOTENCY_WAIT_MS,
     idempotencyPurgeIntervalSeconds: env.IDEMPOTENCY_PURGE_INTERVAL_SECONDS,
     authCacheMs: env.AUTH_CACHE_MS,

@@ -16,7 +16,7 @@ const demo =
   config.mode === 'sandbox' && core.store.kind === 'pglite'
     ? await createDemoAccountIfEmpty(core.ledger)
     : undefined;
-const worker = startWorker({ ...core, settings: workerSettingsOf(config) });
+const worker = startWorker({ ...core, settings: workerSettingsOf(config, { apiInProcess: true }) });
 // One process, one scrape: /metrics shows the server's metrics and the worker's.
 const http = await startHttpServer(core, {
   metricsRegistry: withWorkerMetrics(core.metrics, worker.metrics),

@@ -100,13 +100,16 @@ export interface RunningServer {
 export interface HttpServerOptions {
   /** What /metrics shows, when more than the server's own registry (the worker's too, in one process). */
   readonly metricsRegistry?: Registry;
+  /** The per-token rate limiter, when not the configured one (tests use one on a clock of their own). */
+  readonly rateLimiter?: RateLimiter;
 }
 
 export async function startHttpServer(core: Core, options: HttpServerOptions = {}): Promise<RunningServer> {
   const rateLimiter: RateLimiter =
-    core.config.redisUrl === undefined
+    options.rateLimiter ??
+    (core.config.redisUrl === undefined
       ? createMemoryRateLimiter(core.config.rateLimit)
-      : createRedisRateLimiter(core.config.redisUrl, core.config.rateLimit);
+      : createRedisRateLimiter(core.config.redisUrl, core.config.rateLimit));
   const authenticationFailures: AuthenticationFailureLimiter =
     core.config.redisUrl === undefined
       ? createMemoryAuthenticationFailureLimiter(core.config.authFailureLimit)

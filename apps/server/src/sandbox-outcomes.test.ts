@@ -78,7 +78,10 @@ describe.each(openTestStores())('sandbox cancellations through the API on $name'
   beforeAll(async () => {
     store = await stores.open();
     // A transaction the provider never answers is cancelled after two seconds instead of ten minutes.
-    service = await startTestService(store, { worker: true, env: { TRANSACTION_TIMEOUT: '2' } });
+    service = await startTestService(store, {
+      worker: true,
+      env: { TRANSACTION_TIMEOUT: '2', PROVIDER_TIMEOUT_MS: '200', STORE_DEADLINE_MS: '800' },
+    });
   });
 
   afterAll(async () => {

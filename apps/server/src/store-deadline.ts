@@ -107,5 +107,6 @@ export function providerWithinBudget(provider: Provider, budget: StoreBudget): P
     submit: (transaction) => budget.spend(() => provider.submit(transaction)),
     readyResults: (limit) => provider.readyResults(limit),
     acknowledge: (resultIds) => provider.acknowledge(resultIds),
+    query: (reference) => provider.query(reference),
   };
 }

@@ -18,7 +18,7 @@ if (config.databaseUrl === undefined) {
   process.exit(78);
 }
 const core = await openCore(config);
-const worker = startWorker({ ...core, settings: workerSettingsOf(config) });
+const worker = startWorker({ ...core, settings: workerSettingsOf(config, { apiInProcess: false }) });
 const http = await startWorkerHttp({
   host: config.host,
   port: config.workerPort,

@@ -17,7 +17,18 @@ function resolverOf(table: Record<string, readonly string[]>): HostResolver & { 
   return Object.assign(resolve, { asked });
 }
 
-const live = (resolve: HostResolver) => ({ mode: 'live' as const, allowPrivateAddresses: false, resolve });
+const live = (resolve: HostResolver) => ({
+  mode: 'live' as const,
+  allowPrivateNetworks: false,
+  allowLoopback: false,
+  resolve,
+});
+/** The sandbox of `pnpm start`: the API on loopback alone, no opt-in. */
+const localSandbox = { mode: 'sandbox' as const, allowPrivateNetworks: false, allowLoopback: true };
+/** A sandbox others can reach (HOST=0.0.0.0), no opt-in. */
+const sharedSandbox = { mode: 'sandbox' as const, allowPrivateNetworks: false, allowLoopback: false };
+/** Any mode, with CALLBACK_ALLOW_PRIVATE_NETWORKS=true. */
+const optedIn = { mode: 'sandbox' as const, allowPrivateNetworks: true, allowLoopback: false };
 
 describe('checkCallbackUrl', () => {
   it('accepts an https URL whose host resolves to public addresses, and returns those addresses', async () => {
@@ -25,6 +36,7 @@ describe('checkCallbackUrl', () => {
     const check = await checkCallbackUrl('https://hooks.example.com/topup', live(resolve));
     expect(check).toMatchObject({
       ok: true,
+      public: true,
       addresses: [
         { address: '93.184.216.34', family: 4 },
         { address: '2606:2800:220:1::1', family: 6 },
@@ -41,12 +53,60 @@ describe('checkCallbackUrl', () => {
     expect(check).toEqual({ ok: false, problem: 'expected an https URL in live mode, received an http URL' });
   });
 
-  it('accepts an http URL to a loopback receiver in the sandbox', async () => {
-    const check = await checkCallbackUrl('http://127.0.0.1:8080/hook', {
-      mode: 'sandbox',
-      allowPrivateAddresses: true,
+  it('accepts an http URL to a loopback receiver while the API listens on loopback alone, as not public', async () => {
+    const check = await checkCallbackUrl('http://127.0.0.1:8080/hook', localSandbox);
+    expect(check).toMatchObject({
+      ok: true,
+      public: false,
+      addresses: [{ address: '127.0.0.1', family: 4 }],
     });
-    expect(check).toMatchObject({ ok: true, addresses: [{ address: '127.0.0.1', family: 4 }] });
+  });
+
+  it.each([
+    ['http://127.0.0.1:8080/hook', 'loopback'],
+    ['http://[::1]:8080/hook', 'loopback'],
+    ['http://10.0.0.8/', 'private'],
+    ['http://100.64.1.1/', 'private'],
+    ['http://[fd12::1]/', 'unique-local'],
+  ])('refuses %s in a sandbox others can reach, without the opt-in (%s)', async (url, kind) => {
+    const check = await checkCallbackUrl(url, sharedSandbox);
+    expect(check.ok ? '' : check.problem).toContain(`(${kind},`);
+  });
+
+  it.each([
+    'http://10.0.0.8/',
+    'http://172.16.5.4/',
+    'http://192.168.0.10/',
+    'http://100.64.1.1/',
+    'http://[fd12::1]/',
+    'http://127.0.0.1/',
+  ])('accepts %s with CALLBACK_ALLOW_PRIVATE_NETWORKS, as not public', async (url) => {
+    expect(await checkCallbackUrl(url, optedIn)).toMatchObject({ ok: true, public: false });
+  });
+
+  it.each([
+    ['http://10.0.0.8/', 'private'],
+    ['http://192.168.1.1/', 'private'],
+    ['http://[fc00::5]/', 'unique-local'],
+  ])('refuses %s while only loopback is allowed (%s)', async (url, kind) => {
+    const check = await checkCallbackUrl(url, localSandbox);
+    expect(check.ok ? '' : check.problem).toContain(`(${kind},`);
+  });
+
+  it.each([
+    ['http://169.254.169.254/latest/meta-data', 'link-local'],
+    ['http://[fe80::1]/', 'link-local'],
+    ['http://[fd00:ec2::254]/', 'cloud-metadata'],
+    ['http://100.100.100.200/', 'cloud-metadata'],
+    ['http://[::ffff:169.254.169.254]/', 'link-local'],
+    ['http://0.0.0.0/', 'unspecified'],
+    ['http://224.0.0.1/', 'multicast'],
+  ])('refuses %s in every mode, even with every opt-in (%s)', async (url, kind) => {
+    for (const policy of [localSandbox, sharedSandbox, optedIn, { ...optedIn, allowLoopback: true }]) {
+      const check = await checkCallbackUrl(url, policy);
+      expect(check.ok ? '' : check.problem).toContain(`(${kind},`);
+      expect(check.ok ? '' : check.problem).toContain('never allowed');
+    }
   });
 
   it.each([
@@ -76,29 +136,21 @@ describe('checkCallbackUrl', () => {
     expect(check).toEqual({
       ok: false,
       problem:
-        'expected a host with public addresses only, received rebind.example.com, which resolves to 10.0.0.7 (private, 10.0.0.0/8)',
+        'expected a host with public addresses only, received rebind.example.com, which resolves to 10.0.0.7 (private, 10.0.0.0/8: allowed only with CALLBACK_ALLOW_PRIVATE_NETWORKS=true)',
     });
   });
 
   it('refuses localhost by what it resolves to', async () => {
     const resolve = resolverOf({ localhost: ['::1', '127.0.0.1'] });
     const check = await checkCallbackUrl('https://localhost:9000/', live(resolve));
-    expect(check.ok ? '' : check.problem).toContain('localhost, which resolves to ::1 (loopback, ::1/128)');
+    expect(check.ok ? '' : check.problem).toContain('localhost, which resolves to ::1 (loopback, ::1/128:');
   });
 
   it('allows private addresses in live mode only when explicitly allowed, still requiring https', async () => {
     const resolve = resolverOf({ 'intranet.example': ['10.1.1.1'] });
-    const policy = { mode: 'live' as const, allowPrivateAddresses: true, resolve };
+    const policy = { ...live(resolve), allowPrivateNetworks: true };
     expect((await checkCallbackUrl('https://intranet.example/', policy)).ok).toBe(true);
     expect((await checkCallbackUrl('http://intranet.example/', policy)).ok).toBe(false);
-  });
-
-  it('refuses private addresses in the sandbox when they are not allowed', async () => {
-    const check = await checkCallbackUrl('http://127.0.0.1/', {
-      mode: 'sandbox',
-      allowPrivateAddresses: false,
-    });
-    expect(check.ok).toBe(false);
   });
 
   it.each([

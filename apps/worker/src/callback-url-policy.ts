@@ -1,13 +1,15 @@
-// The rules a callback URL must meet (DESIGN.md section 6): `https` in live mode, and every address its
-// host resolves to must be public unless private addresses are explicitly allowed (the sandbox allows them
-// for local development). Used at registration by the server and again at each delivery, where the worker
-// connects to the addresses checked here so a DNS answer that changes in between (rebinding) cannot
-// redirect the callback.
+// The rules a callback URL must meet, in every mode (DESIGN.md section 6): `https` in live mode, and every
+// address its host resolves to public, with two exceptions an operator grants: loopback, while the API
+// listens on loopback alone (then only people on this machine can register endpoints), and private
+// networks, with CALLBACK_ALLOW_PRIVATE_NETWORKS. Link-local and cloud-metadata addresses are refused
+// always. Used at registration by the server and again at each delivery, where the worker connects to the
+// addresses checked here so a DNS answer that changes in between (rebinding) cannot redirect the callback.
 
 import { lookup } from 'node:dns/promises';
 import { answerWithin, late } from './answer-within.js';
 import { isIP } from 'node:net';
 import { nonPublicRangeOf } from './ip-address-ranges.js';
+import type { NonPublicRange } from './ip-address-ranges.js';
 
 /** One address a host name resolved to. */
 export interface ResolvedAddress {
@@ -20,8 +22,10 @@ export type HostResolver = (hostname: string) => Promise<readonly ResolvedAddres
 
 export interface CallbackUrlPolicy {
   readonly mode: 'sandbox' | 'live';
-  /** Allows loopback, private and other non-public addresses (true in sandbox by default). */
-  readonly allowPrivateAddresses: boolean;
+  /** Allows private networks (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) and loopback. */
+  readonly allowPrivateNetworks: boolean;
+  /** Allows loopback (127/8, ::1): for a service whose API only this machine can reach. */
+  readonly allowLoopback: boolean;
   readonly resolve?: HostResolver;
   /** Longest wait for the resolver, in ms; default 5000 (a request or a delivery waits on it). */
   readonly resolveTimeoutMs?: number;
@@ -30,7 +34,16 @@ export interface CallbackUrlPolicy {
 const defaultResolveTimeoutMs = 5_000;
 
 export type CallbackUrlCheck =
-  | { readonly ok: true; readonly url: URL; readonly addresses: readonly ResolvedAddress[] }
+  | {
+      readonly ok: true;
+      readonly url: URL;
+      readonly addresses: readonly ResolvedAddress[];
+      /**
+       * Whether every address is public. Only a public receiver's answers are shown to callers: another
+       * one's would let a caller read, or map, a network the operator let callbacks reach.
+       */
+      readonly public: boolean;
+    }
   | { readonly ok: false; readonly problem: string };
 
 const systemResolver: HostResolver = async (hostname) => {
@@ -40,6 +53,32 @@ const systemResolver: HostResolver = async (hostname) => {
 
 function refuse(problem: string): CallbackUrlCheck {
   return { ok: false, problem };
+}
+
+/** Whether the policy lets a callback reach an address in `range`. */
+function reachable(range: NonPublicRange, policy: CallbackUrlPolicy): boolean {
+  switch (range.kind) {
+    case 'loopback':
+      return policy.allowLoopback || policy.allowPrivateNetworks;
+    case 'private':
+    case 'unique-local':
+      return policy.allowPrivateNetworks;
+    default:
+      return false;
+  }
+}
+
+/** Why an address in `range` was refused, for the operator's log and the CLI. */
+function refusalReason(range: NonPublicRange): string {
+  switch (range.kind) {
+    case 'loopback':
+      return 'allowed only while the API listens on loopback alone, or with CALLBACK_ALLOW_PRIVATE_NETWORKS=true';
+    case 'private':
+    case 'unique-local':
+      return 'allowed only with CALLBACK_ALLOW_PRIVATE_NETWORKS=true';
+    default:
+      return 'never allowed';
+  }
 }
 
 async function resolveHost(
@@ -99,16 +138,17 @@ export async function checkCallbackUrl(
     policy.resolveTimeoutMs ?? defaultResolveTimeoutMs,
   );
   if ('problem' in resolved) return refuse(resolved.problem);
-  if (!policy.allowPrivateAddresses) {
-    for (const { address } of resolved.addresses) {
-      const range = nonPublicRangeOf(address);
-      if (range !== undefined) {
-        const via = address === hostname ? address : `${hostname}, which resolves to ${address}`;
-        return refuse(
-          `expected a host with public addresses only, received ${via} (${range.kind}, ${range.cidr})`,
-        );
-      }
+  let allPublic = true;
+  for (const { address } of resolved.addresses) {
+    const range = nonPublicRangeOf(address);
+    if (range === undefined) continue;
+    allPublic = false;
+    if (!reachable(range, policy)) {
+      const via = address === hostname ? address : `${hostname}, which resolves to ${address}`;
+      return refuse(
+        `expected a host with public addresses only, received ${via} (${range.kind}, ${range.cidr}: ${refusalReason(range)})`,
+      );
     }
   }
-  return { ok: true, url: parsed, addresses: resolved.addresses };
+  return { ok: true, url: parsed, addresses: resolved.addresses, public: allPublic };
 }

@@ -13,7 +13,7 @@ export type {
   ResolvedAddress,
 } from './callback-url-policy.js';
 export { STANDARD_WEBHOOKS_RETRY_SCHEDULE_SECONDS } from './delivery/retry-schedule.js';
-export type { Provider, ProviderResult, SubmitResult } from './providers/provider.js';
+export type { Provider, ProviderResult, ProviderStatus, SubmitResult } from './providers/provider.js';
 export { createSandboxSimulator } from './providers/sandbox-simulator.js';
 export { submitWithin } from './providers/submit-within.js';
 export type { SandboxSimulatorOptions } from './providers/sandbox-simulator.js';

@@ -1,12 +1,19 @@
-// Which IP addresses a callback may reach: public unicast only. Private, loopback, link-local, unique-local,
-// unspecified, multicast and reserved ranges are refused for IPv4, IPv6, and IPv4 carried inside IPv6
-// (mapped, compatible, NAT64, 6to4), so a callback URL cannot be aimed at the service's own network or at a
-// cloud metadata address such as 169.254.169.254.
+// The non-public range an IP address falls in, if any: private, loopback, link-local, cloud metadata,
+// unique-local, unspecified, multicast and reserved ranges of IPv4, IPv6, and IPv4 carried inside IPv6
+// (mapped, compatible, NAT64, 6to4). The callback URL policy decides from the kind which ones a callback
+// may reach, so a callback URL cannot be aimed at the service's own network or at a cloud metadata address.
 
 import { isIPv4, isIPv6 } from 'node:net';
 
 export type AddressRangeKind =
-  'unspecified' | 'loopback' | 'private' | 'link-local' | 'unique-local' | 'multicast' | 'reserved';
+  | 'unspecified'
+  | 'loopback'
+  | 'private'
+  | 'link-local'
+  | 'cloud-metadata'
+  | 'unique-local'
+  | 'multicast'
+  | 'reserved';
 
 /** A non-public range an address fell into, named for messages (`loopback, 127.0.0.0/8`). */
 export interface NonPublicRange {
@@ -60,6 +67,8 @@ function within(value: bigint, width: 32 | 128, candidate: Range): boolean {
 const ipv4Ranges: readonly Range[] = [
   range('unspecified', '0.0.0.0/8', 32),
   range('private', '10.0.0.0/8', 32),
+  // Alibaba Cloud's metadata service sits inside the CGNAT range, so it is matched before it.
+  range('cloud-metadata', '100.100.100.200/32', 32),
   range('private', '100.64.0.0/10', 32),
   range('loopback', '127.0.0.0/8', 32),
   range('link-local', '169.254.0.0/16', 32),
@@ -80,6 +89,8 @@ const ipv6Ranges: readonly Range[] = [
   range('reserved', '64:ff9b:1::/48', 128),
   range('reserved', '100::/64', 128),
   range('reserved', '2001:db8::/32', 128),
+  // AWS's IPv6 metadata service sits inside the unique-local range, so it is matched before it.
+  range('cloud-metadata', 'fd00:ec2::254/128', 128),
   range('unique-local', 'fc00::/7', 128),
   range('link-local', 'fe80::/10', 128),
   range('private', 'fec0::/10', 128),

@@ -79,9 +79,11 @@ export function startWorker(options: StartWorkerOptions): RunningWorker {
       round: () =>
         cancelTimedOutTransactions({
           ledger,
+          provider,
           logger,
           metrics,
           timeoutMs: settings.transactionTimeoutMs,
+          providerTimeoutMs: settings.providerTimeoutMs,
           batchSize: settings.batchSize,
           now,
         }),

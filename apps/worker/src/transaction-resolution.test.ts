@@ -59,6 +59,8 @@ describe.each(testStoreKinds())('transaction resolution on %s', (kind) => {
       ...(options.now === undefined ? {} : { now: options.now }),
       settings: {
         mode: 'sandbox',
+        // The test's receivers listen on loopback, as a developer's do on their own machine.
+        allowLoopbackCallbacks: true,
         transactionTimeoutSeconds: 600,
         retryScheduleSeconds: [0, 0.2, 0.2],
         providerTimeoutMs: options.providerTimeoutMs ?? 10_000,

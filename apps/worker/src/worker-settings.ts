@@ -41,8 +41,13 @@ export interface WorkerSettings {
   readonly perEndpointConcurrency?: number;
   /** Deadline of one callback attempt (default 15000). */
   readonly deliveryTimeoutMs?: number;
-  /** Allows callbacks to private addresses (default: true in sandbox, false in live). */
-  readonly allowPrivateCallbackAddresses?: boolean;
+  /** Lets callbacks reach private networks and loopback (CALLBACK_ALLOW_PRIVATE_NETWORKS; default false). */
+  readonly allowPrivateCallbackNetworks?: boolean;
+  /**
+   * Lets callbacks reach loopback (default false): for a worker whose API only this machine can reach, as
+   * when the server in the same process listens on loopback alone.
+   */
+  readonly allowLoopbackCallbacks?: boolean;
 }
 
 export interface ResolvedWorkerSettings {
@@ -59,7 +64,8 @@ export interface ResolvedWorkerSettings {
   readonly deliveryConcurrency: number;
   readonly perEndpointConcurrency: number;
   readonly deliveryTimeoutMs: number;
-  readonly allowPrivateCallbackAddresses: boolean;
+  readonly allowPrivateCallbackNetworks: boolean;
+  readonly allowLoopbackCallbacks: boolean;
   /** How long a claimed callback is ours: longer than an attempt, so no other worker sends it meanwhile. */
   readonly deliveryLeaseMs: number;
   /**
@@ -132,7 +138,8 @@ export function resolveWorkerSettings(settings: WorkerSettings): ResolvedWorkerS
     deliveryConcurrency: positiveInteger('deliveryConcurrency', settings.deliveryConcurrency ?? 128),
     perEndpointConcurrency: positiveInteger('perEndpointConcurrency', settings.perEndpointConcurrency ?? 16),
     deliveryTimeoutMs,
-    allowPrivateCallbackAddresses: settings.allowPrivateCallbackAddresses ?? settings.mode === 'sandbox',
+    allowPrivateCallbackNetworks: settings.allowPrivateCallbackNetworks ?? false,
+    allowLoopbackCallbacks: settings.allowLoopbackCallbacks ?? false,
     deliveryLeaseMs: 2 * deliveryTimeoutMs + LEASE_MARGIN_MS,
     deliveryStartWindowMs: deliveryTimeoutMs,
     interruptedAfterMs: settings.providerTimeoutMs + SUBMISSION_MARGIN_MS,

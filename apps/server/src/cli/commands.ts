@@ -8,6 +8,7 @@ import type { TransactionState } from '@topup/envelope';
 import type { AccountStatus, DeliveryStatus, Ledger, Store } from '@topup/ledger';
 import { migrate } from '@topup/ledger';
 import { checkCallbackUrl } from '@topup/worker';
+import type { CallbackUrlPolicy } from '@topup/worker';
 import { deliveryView } from '../functions/callback-deliveries.js';
 import type { CommandResult } from './cli-output.js';
 import { CommandFailure, UsageError } from './cli-output.js';
@@ -19,8 +20,10 @@ export interface CommandContext {
   readonly store: Store;
   readonly options: Options;
   readonly graceSeconds: number;
-  /** The service's mode: callback URLs must be https, to public addresses, in live mode. */
-  readonly mode: 'sandbox' | 'live';
+  /** Callback endpoints an account may have (CALLBACK_MAX_ENDPOINTS), as the API enforces. */
+  readonly maxEndpoints: number;
+  /** Where callbacks may go: the same policy the API applies to add_callback_endpoint. */
+  readonly callbackUrlPolicy: CallbackUrlPolicy;
 }
 
 function required(options: Options, name: string): string {
@@ -155,20 +158,26 @@ async function channelBalance({ ledger, options }: CommandContext): Promise<Comm
   };
 }
 
-async function endpointAdd({ ledger, options, mode }: CommandContext): Promise<CommandResult> {
+async function endpointAdd({
+  ledger,
+  options,
+  callbackUrlPolicy,
+  maxEndpoints,
+}: CommandContext): Promise<CommandResult> {
   const format = optional(options, 'format') ?? 'json';
   if (format !== 'json' && format !== 'xml')
     throw new UsageError(`--format must be json or xml, received ${JSON.stringify(format)}`);
   const description = optional(options, 'description');
   const url = required(options, 'url');
   // The policy add_callback_endpoint applies; it is checked again at every delivery.
-  const check = await checkCallbackUrl(url, { mode, allowPrivateAddresses: mode === 'sandbox' });
-  if (!check.ok) throw new UsageError(`--url refused: ${check.problem}`);
-  const { endpoint, secret } = await ledger.addCallbackEndpoint(required(options, 'account'), {
-    url,
-    format,
-    ...(description === undefined ? {} : { description }),
-  });
+  const check = await checkCallbackUrl(url, callbackUrlPolicy);
+  // The API's answer, 3000 'url is invalid'; the operator also reads why.
+  if (!check.ok) throw new CommandFailure('3000', `'url is invalid': ${check.problem}`);
+  const { endpoint, secret } = await ledger.addCallbackEndpoint(
+    required(options, 'account'),
+    { url, format, ...(description === undefined ? {} : { description }) },
+    { maxEndpoints },
+  );
   return {
     json: { endpoint: endpoint.id, secret },
     human: `Added endpoint ${endpoint.id} → ${endpoint.url}.\nSigning secret (shown only now): ${secret}`,

@@ -6,6 +6,7 @@
 
 import { parseArgs } from 'node:util';
 import { createLedger, DataDirLockedError, openStore } from '@topup/ledger';
+import { callbackUrlPolicyOf } from '../callback-targets.js';
 import { ConfigError, loadConfig, storeOptionsOf } from '../config.js';
 import { dropOutputOnClosedPipe, printError, printResult, UsageError } from './cli-output.js';
 import { commands, failed } from './commands.js';
@@ -81,7 +82,8 @@ async function run(argv: readonly string[]): Promise<number> {
       store,
       options: values,
       graceSeconds: config.callbackSecretGraceSeconds,
-      mode: config.mode,
+      maxEndpoints: config.callbackMaxEndpoints,
+      callbackUrlPolicy: callbackUrlPolicyOf(config),
     });
     printResult(result, values.json);
     return failed(name, result) ? 1 : 0;

@@ -4,6 +4,7 @@
 
 import { success, successMessages } from '@topup/envelope';
 import type { CallbackEndpointView } from '@topup/envelope';
+import { LedgerError } from '@topup/ledger';
 import type { CallbackEndpoint } from '@topup/ledger';
 import { invalid } from '@topup/validation';
 import type {
@@ -13,6 +14,7 @@ import type {
 } from '@topup/validation';
 import { checkCallbackUrl } from '@topup/worker';
 import { ApiFailure } from '../api-failure.js';
+import { callbackUrlPolicyOf } from '../callback-targets.js';
 import type { ApiHandler } from './api-function.js';
 import { ok } from './api-function.js';
 
@@ -35,20 +37,31 @@ export const addCallbackEndpoint: ApiHandler<AddCallbackEndpointRequest> = async
   input,
 }) => {
   // Checked again at every delivery, since a name may resolve elsewhere later.
-  const check = await checkCallbackUrl(input.url, {
-    mode: deps.config.mode,
-    allowPrivateAddresses: deps.config.mode === 'sandbox',
-  });
+  const check = await checkCallbackUrl(input.url, callbackUrlPolicyOf(deps.config));
   if (!check.ok) {
     // The contract's 3000 strings carry no reason; the operator finds it in the log.
     ctx.state.log.info({ problem: check.problem }, 'callback URL refused');
     throw new ApiFailure('3000', [invalid('url')]);
   }
-  const { endpoint, secret } = await deps.ledger.addCallbackEndpoint(account.id, {
-    url: input.url,
-    format: input.format,
-    ...(input.description === undefined ? {} : { description: input.description }),
-  });
+  const maxEndpoints = deps.config.callbackMaxEndpoints;
+  const { endpoint, secret } = await deps.ledger
+    .addCallbackEndpoint(
+      account.id,
+      {
+        url: input.url,
+        format: input.format,
+        ...(input.description === undefined ? {} : { description: input.description }),
+      },
+      { maxEndpoints },
+    )
+    .catch((error: unknown) => {
+      if (error instanceof LedgerError && error.code === 'endpoint_limit_reached') {
+        throw new ApiFailure('5000', [
+          `an account may have at most ${String(maxEndpoints)} callback endpoints; remove one to add another`,
+        ]);
+      }
+      throw error;
+    });
   return ok(
     success(successMessages.callbackEndpointAdded, { endpoint: { ...endpointView(endpoint), secret } }),
   );

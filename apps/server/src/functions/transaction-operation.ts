@@ -1,7 +1,9 @@
 // The flow both money operations share: reserve through the ledger (group-committed, idempotent), submit
 // to the provider within the request, and answer. An immediate refusal voids and answers 8000; an
-// unavailable or silent provider voids and answers 9000. The reply to a keyed request is stored, so a
-// retry with the same key replays it byte for byte.
+// unavailable or silent provider voids and answers 9000, unless the transaction was resolved meanwhile, in
+// which case its real state is the answer. The reply to a keyed request is stored under the key only while
+// the key still holds that very transaction, so a retry with the same key replays it byte for byte and a
+// key given back and claimed again never takes an answer about the transaction before.
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { alternateHttpStatus, failure, success } from '@topup/envelope';
@@ -35,9 +37,17 @@ export interface TransactionOperation<I> {
   ): Promise<RequestOutcome>;
 }
 
-/** Extra time, beyond the provider timeout, after which an unanswered keyed request is taken as dead. */
-const abandonedAfterMs = 2_000;
+/**
+ * Extra time, beyond the longest a request can legitimately take (its store deadline plus the provider
+ * timeout), after which an unanswered keyed request is taken as dead and answered from its transaction.
+ */
+const abandonedMarginMs = 2_000;
 const pollIntervalMs = 25;
+
+/** How old a keyed request's transaction must be, unanswered, before a retry answers for it. */
+export function abandonedAfterMs(config: ApiDependencies['config']): number {
+  return config.storeTimeouts.requestDeadlineMs + config.providerTimeoutMs + abandonedMarginMs;
+}
 
 function successEnvelope<I>(
   operation: TransactionOperation<I>,
@@ -74,22 +84,34 @@ async function awaitFirstReply<I>(
   input: HandlerInput<I>,
   operation: TransactionOperation<I>,
   key: string,
-  reference: string,
+  firstReference: string,
 ): Promise<HandlerResult> {
   const { account, ctx } = input;
   const deadline = Date.now() + input.deps.config.idempotencyWaitMs;
+  // The transaction the key holds; it changes when the key is given back and a retry claims it again.
+  let reference = firstReference;
   const look = async (deps: ApiDependencies): Promise<HandlerResult | undefined> => {
     const stored = await deps.ledger.findIdempotentResponse(account.id, key);
     if (stored !== undefined) return replay(stored);
     const transaction = await deps.ledger.getTransaction(account.id, reference);
     const abandoned =
       transaction !== undefined &&
-      Date.now() - transaction.createdAt.getTime() > deps.config.providerTimeoutMs + abandonedAfterMs;
+      Date.now() - transaction.createdAt.getTime() > abandonedAfterMs(deps.config);
     if (transaction === undefined || !abandoned) return undefined;
     const answer = await answerFromState(deps, operation, transaction, account);
     const reply = encodeReply(answer.envelope, ctx.state.negotiated, answer.httpStatus);
-    await deps.ledger.saveIdempotentResponse(account.id, key, storedOf(reply));
-    return { kind: 'encoded', reply, headers: {} };
+    const saved = await deps.ledger.saveIdempotentResponse(account.id, key, reference, storedOf(reply));
+    switch (saved.kind) {
+      case 'saved':
+      case 'absent':
+        // Absent: the key was given back because its transaction came to nothing, which is the answer.
+        return { kind: 'encoded', reply, headers: {} };
+      case 'answered':
+        return replay(saved.response);
+      case 'held_by_another':
+        reference = saved.reference;
+        return undefined;
+    }
   };
   for (;;) {
     const answered = await look(input.renewedDeps());
@@ -120,6 +142,8 @@ function storedOf(reply: { httpStatus: number; contentType: string; body: string
   return { httpStatus: reply.httpStatus, contentType: reply.contentType, body: reply.body };
 }
 
+type Answer = { envelope: Envelope; httpStatus: number; cameToNothing?: boolean };
+
 async function resolveSubmission<I>(
   deps: ApiDependencies,
   log: Logger,
@@ -127,7 +151,7 @@ async function resolveSubmission<I>(
   transaction: TransactionRecord,
   channel: ChannelBalance,
   account: Account,
-): Promise<{ envelope: Envelope; httpStatus: number; cameToNothing?: boolean }> {
+): Promise<Answer> {
   const submitted = await submitWithin(deps.provider, transaction, deps.config.providerTimeoutMs);
   if (submitted.kind === 'accepted') {
     // The answer does not wait for this note: without it the worker submits the transaction again after
@@ -137,14 +161,34 @@ async function resolveSubmission<I>(
     });
     return { envelope: successEnvelope(operation, transaction, channel, account), httpStatus: 200 };
   }
-  if (submitted.kind === 'refused') {
-    await deps.ledger.cancel(transaction.reference, {
-      reason: submitted.reason,
-      providerCode: submitted.providerCode,
-    });
+  if (submitted.kind === 'unavailable' && submitted.detail !== undefined) {
+    // The request's log line carries its request id, which the operator can match to the caller's.
+    log.error(
+      { reference: transaction.reference, providerError: submitted.detail },
+      'the provider failed a submission; the transaction is cancelled',
+    );
+  }
+  const refused = submitted.kind === 'refused';
+  const cancelled = await deps.ledger.cancel(
+    transaction.reference,
+    refused
+      ? { reason: submitted.reason, providerCode: submitted.providerCode }
+      : { reason: submitted.reason },
+  );
+  if (cancelled.kind !== 'resolved') {
+    // Resolved meanwhile (a result the worker applied while the submission hung): its state is the truth.
+    if (cancelled.kind === 'not_found') {
+      throw new Error(`Expected transaction ${transaction.reference} to exist, found none.`);
+    }
+    log.warn(
+      { reference: transaction.reference, state: cancelled.transaction.state },
+      'the provider did not take the submission, but the transaction was already resolved; answering its state',
+    );
+    return answerFromState(deps, operation, cancelled.transaction, account);
+  }
+  if (refused) {
     return { envelope: failure('8000', [submitted.reason], { operation: operation.name }), httpStatus: 409 };
   }
-  await deps.ledger.cancel(transaction.reference, { reason: submitted.reason });
   return {
     envelope: failure('9000', [submitted.reason]),
     httpStatus: 502,
@@ -191,10 +235,14 @@ export function transactionHandler<I>(operation: TransactionOperation<I>) {
         // A provider that said it did not take the transaction leaves nothing to replay: the key is given
         // back, so the retry a 9000 invites is tried afresh. A silent provider may have taken it, so its
         // answer is kept and replayed, and a retry never makes a second transaction of an unknown one.
+        const { reference } = outcome.transaction;
         if (key !== undefined && answer.cameToNothing === true) {
-          await deps.ledger.releaseIdempotencyKey(account.id, key, outcome.transaction.reference);
+          await deps.ledger.releaseIdempotencyKey(account.id, key, reference);
         } else if (key !== undefined) {
-          await deps.ledger.saveIdempotentResponse(account.id, key, storedOf(reply));
+          const saved = await deps.ledger.saveIdempotentResponse(account.id, key, reference, storedOf(reply));
+          // The key is this request's own claim; should a retry have answered for it first, the key keeps
+          // one answer, and that is the one given.
+          if (saved.kind === 'answered') return replay(saved.response);
         }
         ctx.state.code = answer.envelope.status.code;
         return { kind: 'encoded', reply, headers: {} };

@@ -1,8 +1,9 @@
-// The callback SSRF guard at the delivery level: a live-mode worker refuses to send a callback to plain
-// http, to loopback (127.0.0.1, [::1]), to private (10.x) and link-local (169.254.169.254) addresses, and to
-// a host name that resolves to a private address when the callback is sent, even if it resolved to a
-// public one when the endpoint was registered. Nothing connects; each refusal is a recorded attempt. The
-// same deliveries reach the listeners once private addresses are allowed, so the refusals are the guard's.
+// The callback SSRF guard at the delivery level: a worker refuses to send a callback to plain http in live
+// mode, and in every mode to loopback (127.0.0.1, [::1]), private (10.x) and link-local (169.254.169.254)
+// addresses, and to a host name that resolves to a private address when the callback is sent, even if it
+// resolved to a public one when the endpoint was registered. Nothing connects; each refusal is a recorded
+// attempt that tells the caller nothing about the address, while the operator's log says why. The same
+// deliveries reach the listeners once private networks are allowed, so the refusals are the guard's.
 // Every socket the test process opens is watched: one aimed anywhere but loopback is recorded and destroyed
 // before it connects, so even a broken guard sends no traffic off this machine.
 
@@ -16,6 +17,7 @@ import type { ResolvedAddress, WorkerSettings } from '@topup/worker';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../testing/eventually.js';
+import { captureLogs } from '../testing/log-capture.js';
 import { openTestStores } from '../testing/test-stores.js';
 
 interface CountingListener {
@@ -146,7 +148,12 @@ describe.each(openTestStores())('the callback SSRF guard when delivering, on $na
     // Registration saw a public address, so a registration-time check alone would have let them through.
     for (const url of [rebound, privateRebound]) {
       expect(
-        await checkCallbackUrl(url, { mode: 'live', allowPrivateAddresses: false, resolve }),
+        await checkCallbackUrl(url, {
+          mode: 'live',
+          allowPrivateNetworks: false,
+          allowLoopback: false,
+          resolve,
+        }),
       ).toMatchObject({ ok: true });
     }
     answers.set('rebound.callbacks.test', [{ address: '127.0.0.1', family: 4 }]);
@@ -163,6 +170,7 @@ describe.each(openTestStores())('the callback SSRF guard when delivering, on $na
     };
     // The rebound host now resolves to loopback, so its connections may reach the counting listener.
     const sockets = blockOffMachineConnects(new Set(['rebound.callbacks.test']));
+    const logs = captureLogs('warn');
     try {
       const account = await ledger.createAccount({ name: 'Guarded Ltd' });
       await ledger.fund(account.id, 'float', 1_000_000n);
@@ -173,7 +181,7 @@ describe.each(openTestStores())('the callback SSRF guard when delivering, on $na
         store,
         ledger,
         provider: createSandboxSimulator(store, { delayMs: 0 }),
-        logger: pino({ level: 'silent' }),
+        logger: logs.logger,
         settings: settings('live'),
         resolve,
       });
@@ -197,13 +205,16 @@ describe.each(openTestStores())('the callback SSRF guard when delivering, on $na
       } finally {
         await worker.stop();
       }
+      const refusedInLog = logs.records().filter((line) => line.msg === 'callback URL refused at delivery');
       for (const delivery of deliveries) {
         const url = endpointUrls.get(delivery.endpointId) ?? '';
         for (const attempt of delivery.attempts) {
           expect(attempt.httpStatus, url).toBeUndefined();
-          expect(attempt.error, url).toMatch(/^callback URL refused/);
-          expect(attempt.error, url).toMatch(refusals[url] ?? /no such endpoint/);
+          expect(attempt.error, url).toBe('callback URL refused by the callback URL policy');
         }
+        const reasons = refusedInLog.filter((line) => line.endpointId === delivery.endpointId);
+        expect(reasons.length, url).toBeGreaterThanOrEqual(2);
+        for (const line of reasons) expect(line.problem, url).toMatch(refusals[url] ?? /no such endpoint/);
       }
       expect({ ipv4: loopback4.connections, ipv6: loopback6.connections }).toEqual({ ipv4: 0, ipv6: 0 });
       // Not even an attempt: no socket was aimed at the private or link-local hosts.
@@ -216,7 +227,7 @@ describe.each(openTestStores())('the callback SSRF guard when delivering, on $na
         ledger,
         provider: createSandboxSimulator(store, { delayMs: 0 }),
         logger: pino({ level: 'silent' }),
-        settings: { ...settings('live'), allowPrivateCallbackAddresses: true },
+        settings: { ...settings('live'), allowPrivateCallbackNetworks: true },
         resolve,
       });
       try {
@@ -234,6 +245,72 @@ describe.each(openTestStores())('the callback SSRF guard when delivering, on $na
       } finally {
         await permissive.stop();
       }
+    } finally {
+      sockets.restore();
+    }
+  }, 60_000);
+
+  it('refuses loopback, private and link-local receivers in the sandbox too, unless the operator allows them', async () => {
+    const sockets = blockOffMachineConnects(new Set());
+    try {
+      const account = await ledger.createAccount({ name: 'Sandboxed Ltd' });
+      await ledger.fund(account.id, 'float', 1_000_000n);
+      const urls = [
+        `http://127.0.0.1:${loopback4.port}/hook`,
+        `http://[::1]:${loopback6.port}/hook`,
+        'http://10.0.0.7/hook',
+        'http://169.254.169.254/latest/meta-data/',
+      ];
+      for (const url of urls) await ledger.addCallbackEndpoint(account.id, { url, format: 'json' });
+      const before = { ipv4: loopback4.connections, ipv6: loopback6.connections };
+      const worker = startWorker({
+        store,
+        ledger,
+        provider: createSandboxSimulator(store, { delayMs: 0 }),
+        logger: pino({ level: 'silent' }),
+        settings: settings('sandbox'),
+      });
+      try {
+        const reference = await completedFloat(ledger, account.id);
+        const deliveries = await eventually(
+          'a refused attempt of every delivery',
+          async () => {
+            const found = await ledger.listDeliveries(account.id, { reference });
+            return found.length === urls.length && found.every((delivery) => delivery.attempts.length >= 1)
+              ? found
+              : undefined;
+          },
+          15_000,
+        );
+        for (const delivery of deliveries) {
+          expect(delivery.attempts[0]?.error).toMatch(/^callback URL refused/);
+        }
+      } finally {
+        await worker.stop();
+      }
+      expect({ ipv4: loopback4.connections, ipv6: loopback6.connections }).toEqual(before);
+      expect(sockets.attempted).toEqual([]);
+
+      // Loopback alone, as `pnpm start` allows it while its API listens on loopback: only the loopback
+      // receivers are reached; private and link-local stay refused.
+      const local = startWorker({
+        store,
+        ledger,
+        provider: createSandboxSimulator(store, { delayMs: 0 }),
+        logger: pino({ level: 'silent' }),
+        settings: { ...settings('sandbox'), allowLoopbackCallbacks: true },
+      });
+      try {
+        await eventually(
+          'connections to both loopback listeners',
+          () =>
+            loopback4.connections > before.ipv4 && loopback6.connections > before.ipv6 ? true : undefined,
+          15_000,
+        );
+      } finally {
+        await local.stop();
+      }
+      expect(sockets.attempted).toEqual([]);
     } finally {
       sockets.restore();
     }

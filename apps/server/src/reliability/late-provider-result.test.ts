@@ -27,7 +27,8 @@ describe.each(openTestStores())('a provider result after the timeout, on $name',
     service = await startTestService(store, {
       worker: true,
       logger: logs.logger,
-      env: { TRANSACTION_TIMEOUT: '1' },
+      // The shortest timeout the configuration takes: twice a request's longest life.
+      env: { TRANSACTION_TIMEOUT: '2', PROVIDER_TIMEOUT_MS: '200', STORE_DEADLINE_MS: '800' },
     });
   });
 
@@ -99,5 +100,49 @@ describe.each(openTestStores())('a provider result after the timeout, on $name',
     ]);
     const viewed = await envelopeOf(await service.call('get_transaction', { token, json: { reference } }));
     expect(viewed.data.transaction).toMatchObject({ status: 'Cancelled', state: 'cancelled' });
+  }, 60_000);
+
+  it('records the payment and its refund when a failure after payment comes for a purchase the timeout cancelled', async () => {
+    const { account, token } = await service.createCaller();
+    // The payer of a number ending in 0002 never answers, so the timeout cancels with nothing collected.
+    const answer = await envelopeOf(
+      await service.call('buy_airtime', {
+        token,
+        json: {
+          mobile: '254733000123',
+          amount: '80',
+          payment_network: 'MoneyNetA',
+          payment_mobile: '254722000002',
+        },
+      }),
+    );
+    expect(answer.status.code).toBe('0000');
+    const reference = (answer.data.transaction as { reference: string }).reference;
+    await eventually(
+      'the timeout to cancel the purchase',
+      async () =>
+        (await service.ledger.findTransaction(reference))?.state === 'cancelled' ? true : undefined,
+      15_000,
+    );
+
+    await store.query(
+      `INSERT INTO provider_simulator_jobs (reference, outcome, provider_code, due_at)
+       VALUES ($1, 'fails_after_payment', 'LATE-PAID-1', now())`,
+      [reference],
+    );
+    const transfers = await eventually('the payment and its refund to be posted', async () => {
+      const { rows } = await store.query<{ purpose: string; amount: string }>(
+        'SELECT purpose, amount::text AS amount FROM transfers WHERE reference = $1 ORDER BY id',
+        [reference],
+      );
+      return rows.length > 0 ? rows : undefined;
+    });
+    expect(transfers).toEqual([
+      { purpose: 'airtime_collection', amount: '8000' },
+      { purpose: 'airtime_refund', amount: '8000' },
+    ]);
+    expect(await service.ledger.balance(account.id, 'airtime')).toMatchObject({ postedMinor: 0n });
+    expect(await service.ledger.listUnappliedResolutions({ reference })).toEqual([]);
+    expect((await service.ledger.verify()).ok).toBe(true);
   }, 60_000);
 });

@@ -74,6 +74,8 @@ describe.skipIf(databaseUrl === undefined)('a server killed with SIGKILL under l
       logger: pino({ level: 'silent' }),
       settings: {
         mode: 'sandbox',
+        // The test's receivers listen on loopback, as a developer's do on their own machine.
+        allowLoopbackCallbacks: true,
         transactionTimeoutSeconds: 600,
         retryScheduleSeconds: [0],
         providerTimeoutMs: 5_000,

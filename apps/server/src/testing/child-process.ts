@@ -100,12 +100,13 @@ export function startScriptFlags(script: 'start' | 'start:server' | 'start:worke
 
 /**
  * Starts `pnpm start:worker` (PostgreSQL only); `url` is its /healthz and /metrics listener, on a free
- * port unless `env` names one.
+ * port unless `env` names one. Callbacks may reach loopback, where the tests' receivers listen: a worker
+ * process of its own needs the opt-in for that.
  */
 export function startWorkerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<RunningChild> {
   return startUntil(
     'src/work.ts',
-    { WORKER_PORT: '0', ...env },
+    { WORKER_PORT: '0', CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true', ...env },
     timeoutMs,
     (output) => /"url":"(http:\/\/[^"]+)"[^\n]*Topup worker started/.exec(output)?.[1],
   );

@@ -4,12 +4,13 @@
 
 import type { Account, AccountProfile, Ledger, Store } from '@topup/ledger';
 import { startWorker } from '@topup/worker';
-import type { Provider } from '@topup/worker';
+import type { Provider, WorkerSettings } from '@topup/worker';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { loadConfig } from '../config.js';
 import type { Config } from '../config.js';
 import { withWorkerMetrics } from '../metrics.js';
+import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import { assembleCore, startHttpServer } from '../runtime.js';
 import type { RunningServer } from '../runtime.js';
 import { workerSettingsOf } from '../worker-settings.js';
@@ -19,9 +20,13 @@ export interface TestServiceOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Also run the worker in this process. */
   readonly worker?: boolean;
+  /** Worker settings the configuration does not reach (e.g. a short `deliveryTimeoutMs`). */
+  readonly workerSettings?: Partial<WorkerSettings>;
   /** Replace the sandbox simulator (e.g. with a provider that fails). */
   readonly provider?: (store: Store) => Provider;
   readonly logger?: Logger;
+  /** Replace the configured rate limiter (e.g. with one whose clock stands still). */
+  readonly rateLimiter?: RateLimiter;
 }
 
 export interface TestService {
@@ -69,12 +74,17 @@ export async function startTestService(store: Store, options: TestServiceOptions
   });
   const { ledger } = core;
   const worker =
-    options.worker === true ? startWorker({ ...core, settings: workerSettingsOf(config) }) : undefined;
+    options.worker === true
+      ? startWorker({
+          ...core,
+          settings: { ...workerSettingsOf(config, { apiInProcess: true }), ...options.workerSettings },
+        })
+      : undefined;
   // As `pnpm start` does: with the worker in the process, /metrics shows its metrics too.
-  const http = await startHttpServer(
-    core,
-    worker === undefined ? {} : { metricsRegistry: withWorkerMetrics(core.metrics, worker.metrics) },
-  );
+  const http = await startHttpServer(core, {
+    ...(worker === undefined ? {} : { metricsRegistry: withWorkerMetrics(core.metrics, worker.metrics) }),
+    ...(options.rateLimiter === undefined ? {} : { rateLimiter: options.rateLimiter }),
+  });
   let callers = 0;
   return {
     url: http.url,

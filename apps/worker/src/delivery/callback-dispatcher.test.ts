@@ -63,6 +63,8 @@ function dispatcherWith(queue: ClaimedDelivery[], overrides: Partial<WorkerSetti
     logger: pino({ level: 'silent' }),
     settings: resolveWorkerSettings({
       mode: 'sandbox',
+      // The test's receivers listen on loopback, as a developer's do on their own machine.
+      allowLoopbackCallbacks: true,
       transactionTimeoutSeconds: 600,
       retryScheduleSeconds: [0, 1, 1],
       providerTimeoutMs: 1_000,
@@ -123,7 +125,7 @@ describe('CallbackDispatcher', () => {
     expect(recorded[0]!.attempt).toMatchObject({
       workerId: 'worker-test',
       outcome: 'retry',
-      error: 'callback URL refused: expected an https URL in live mode, received an http URL',
+      error: 'callback URL refused by the callback URL policy',
     });
     expect(recorded[0]!.attempt.httpStatus).toBeUndefined();
   });
@@ -180,6 +182,8 @@ describe('CallbackDispatcher retries', () => {
       logger: pino({ level: 'silent' }),
       settings: resolveWorkerSettings({
         mode: 'sandbox',
+        // The test's receivers listen on loopback, as a developer's do on their own machine.
+        allowLoopbackCallbacks: true,
         transactionTimeoutSeconds: 600,
         retryScheduleSeconds: [0, 0.1],
         providerTimeoutMs: 1_000,

@@ -17,6 +17,7 @@ import type { RoundResult } from '../loops/poll-loop.js';
 import type { WorkerMetrics } from '../worker-metrics.js';
 import type { ResolvedWorkerSettings } from '../worker-settings.js';
 import { attemptOutcome } from './attempt-outcome.js';
+import { attemptRecord } from './attempt-record.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
 import { buildCallbackRequest } from './callback-request.js';
 import { CallbackHttpClient } from './post-callback.js';
@@ -44,6 +45,15 @@ export interface CallbackDispatcherOptions {
 /** An endpoint's current secrets, read at most once per claim round. */
 type SecretsOf = (endpointId: string) => Promise<string[]>;
 
+/** One attempt's result, and whether its receiver's answers may be shown to the caller. */
+interface SentAttempt {
+  readonly result: CallbackPostResult;
+  readonly receiverIsPublic: boolean;
+}
+
+/** What callers read of an attempt the address policy refused; the operator's log says why. */
+const URL_REFUSED = 'callback URL refused by the callback URL policy';
+
 function resultClass(result: CallbackPostResult): string {
   if (result.kind === 'timeout') return 'timeout';
   if (result.kind === 'failed') return 'error';
@@ -58,6 +68,8 @@ export class CallbackDispatcher {
   readonly #retryTimers = new Set<NodeJS.Timeout>();
   #saturated = false;
   #stopping = false;
+  /** The account the last claim ended at; the next starts after it, so claims go round the accounts. */
+  #afterAccountId: string | undefined;
 
   constructor(options: CallbackDispatcherOptions) {
     this.#options = options;
@@ -80,7 +92,9 @@ export class CallbackDispatcher {
       workerId: settings.workerId,
       limit: room,
       leaseMs: settings.deliveryLeaseMs,
+      ...(this.#afterAccountId === undefined ? {} : { afterAccountId: this.#afterAccountId }),
     });
+    this.#afterAccountId = claimed.at(-1)?.accountId;
     // The database set the lease after this moment, so measuring from here errs on the safe side.
     const sendBy = claimedAt + settings.deliveryStartWindowMs;
     const secrets = new Map<string, Promise<string[]>>();
@@ -144,7 +158,7 @@ export class CallbackDispatcher {
         this.#send(delivery, sendBy, secretsOf),
       );
       if (result === 'lapsed') await this.#release(delivery);
-      else await this.#record(delivery, result);
+      else await this.#record(delivery, result.result, result.receiverIsPublic);
     } catch (error) {
       // The attempt may have been sent; its lease lapses and it is sent again: at least once.
       logger.error({ err: error, deliveryId: delivery.id }, 'recording a callback attempt failed');
@@ -161,7 +175,12 @@ export class CallbackDispatcher {
     );
   }
 
-  async #record(delivery: ClaimedDelivery, result: CallbackPostResult): Promise<void> {
+  /** Records an attempt: in full in the log, and in the delivery as `attemptRecord` lets callers read it. */
+  async #record(
+    delivery: ClaimedDelivery,
+    result: CallbackPostResult,
+    receiverIsPublic: boolean,
+  ): Promise<void> {
     const { ledger, settings, metrics } = this.#options;
     const now = new Date();
     const attempt = delivery.attempts + 1;
@@ -175,9 +194,8 @@ export class CallbackDispatcher {
     await ledger.recordDeliveryAttempt(delivery.id, {
       workerId: settings.workerId,
       durationMs: result.durationMs,
-      responseExcerpt: result.kind === 'answered' ? result.excerpt : '',
+      ...attemptRecord(result, receiverIsPublic),
       outcome: decision.outcome,
-      ...(result.kind === 'answered' ? { httpStatus: result.status } : { error: result.error }),
       ...(decision.outcome === 'retry' ? { nextAttemptAt: decision.nextAttemptAt } : {}),
     });
     if (decision.outcome === 'retry') this.#wakeAt(decision.nextAttemptAt);
@@ -221,20 +239,27 @@ export class CallbackDispatcher {
     delivery: ClaimedDelivery,
     sendBy: number,
     secretsOf: SecretsOf,
-  ): Promise<CallbackPostResult | 'lapsed'> {
-    const { settings } = this.#options;
+  ): Promise<SentAttempt | 'lapsed'> {
+    const { settings, logger } = this.#options;
     const started = performance.now();
-    const failed = (error: string): CallbackPostResult => ({
-      kind: 'failed',
-      durationMs: Math.round(performance.now() - started),
-      error,
+    const failed = (error: string): SentAttempt => ({
+      result: { kind: 'failed', durationMs: Math.round(performance.now() - started), error },
+      receiverIsPublic: true,
     });
     const check = await checkCallbackUrl(delivery.url, {
       mode: settings.mode,
-      allowPrivateAddresses: settings.allowPrivateCallbackAddresses,
+      allowPrivateNetworks: settings.allowPrivateCallbackNetworks,
+      allowLoopback: settings.allowLoopbackCallbacks,
       ...(this.#options.resolve === undefined ? {} : { resolve: this.#options.resolve }),
     });
-    if (!check.ok) return failed(`callback URL refused: ${check.problem}`);
+    if (!check.ok) {
+      // How the host resolved is the operator's to know: told to callers, it would map names and networks.
+      logger.warn(
+        { deliveryId: delivery.id, endpointId: delivery.endpointId, problem: check.problem },
+        'callback URL refused at delivery',
+      );
+      return failed(URL_REFUSED);
+    }
     // A store failure here is not the receiver's: it escapes, is not counted as an attempt, and the lease lapses.
     const secrets = await secretsOf(delivery.endpointId);
     let request;
@@ -252,12 +277,13 @@ export class CallbackDispatcher {
       );
     }
     if (this.#stopping || performance.now() > sendBy) return 'lapsed';
-    return this.#client.post({
+    const result = await this.#client.post({
       url: check.url,
       addresses: check.addresses,
       headers: request.headers,
       body: request.body,
       timeoutMs: settings.deliveryTimeoutMs,
     });
+    return { result, receiverIsPublic: check.public };
   }
 }

@@ -42,7 +42,11 @@ async function resume(
   } else {
     await ledger.cancel(reference, { reason: answer.reason });
     logger.warn(
-      { reference, reason: answer.reason },
+      {
+        reference,
+        reason: answer.reason,
+        ...(answer.detail === undefined ? {} : { providerError: answer.detail }),
+      },
       'interrupted submission: provider unavailable; cancelled',
     );
   }

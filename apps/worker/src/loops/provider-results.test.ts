@@ -49,6 +49,7 @@ function harness(ready: ProviderResult[], answer: (reference: string) => Resolve
         acknowledged.push(...ids);
         return Promise.resolve();
       },
+      query: () => Promise.resolve({ kind: 'pending' }),
     },
     logger: pino({ level: 'silent' }),
     metrics: createWorkerMetrics(noQueue),

@@ -18,8 +18,9 @@ export interface ProviderResultsDependencies {
   readonly batchSize: number;
 }
 
-function apply(
-  ledger: ProviderResultsDependencies['ledger'],
+/** Resolves the transaction a provider result is about, as the result says. */
+export function applyProviderResult(
+  ledger: Pick<Ledger, 'complete' | 'cancel'>,
   result: ProviderResult,
 ): Promise<ResolveOutcome> {
   switch (result.outcome) {
@@ -45,7 +46,7 @@ function stateAfter(result: ProviderResult): 'completed' | 'cancelled' {
 export async function applyProviderResults(deps: ProviderResultsDependencies): Promise<RoundResult> {
   const { ledger, provider, logger, metrics } = deps;
   const results = await provider.readyResults(deps.batchSize);
-  const settled = await Promise.allSettled(results.map((result) => apply(ledger, result)));
+  const settled = await Promise.allSettled(results.map((result) => applyProviderResult(ledger, result)));
   const taken: string[] = [];
   settled.forEach((answer, index) => {
     const result = results[index];

@@ -1,5 +1,7 @@
 // The one small interface every money network and airtime carrier sits behind. The server submits a
-// transaction within the request; results arrive later and the worker applies them through the ledger.
+// transaction within the request; results arrive later and the worker applies them through the ledger. The
+// worker asks a provider about a transaction (`query`) before it gives up on one, since only the provider
+// knows whether a transaction it was sent has happened.
 
 import type { TransactionRecord } from '@topup/ledger';
 
@@ -24,6 +26,15 @@ export interface ProviderResult {
   readonly reason: string;
 }
 
+/**
+ * What a provider knows of one transaction: its final result, that it is still working on it, or that it
+ * never took it (so nothing can come of it). A provider that cannot be asked throws.
+ */
+export type ProviderStatus =
+  | { readonly kind: 'result'; readonly result: ProviderResult }
+  | { readonly kind: 'pending' }
+  | { readonly kind: 'not_found' };
+
 export interface Provider {
   readonly name: string;
   /** Submits a transaction. Keyed by `reference`: submitting the same reference again never repeats it. */
@@ -32,4 +43,6 @@ export interface Provider {
   readyResults(limit: number): Promise<ProviderResult[]>;
   /** Marks results as applied, so they are not handed out again. */
   acknowledge(resultIds: readonly string[]): Promise<void>;
+  /** Asks what became of the transaction submitted under `reference`. */
+  query(reference: string): Promise<ProviderStatus>;
 }

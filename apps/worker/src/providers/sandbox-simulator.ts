@@ -2,12 +2,14 @@
 // become rows of `provider_simulator_jobs`, so a worker restart neither loses nor repeats an outcome. Two
 // workers may read the same ready result; the ledger resolves a transaction once, so it is applied once.
 // Submissions that arrive together are written with one INSERT (rows in key order, so two writers never
-// wait on each other crosswise), and a submission is accepted only once its row is written.
+// wait on each other crosswise), and a submission is accepted only once its row is written. Asked about a
+// transaction, it answers from the same rows: a due job is a result, a job not yet due is pending, and no
+// job means it never took the transaction (or its result was already taken).
 
 import { randomBytes } from 'node:crypto';
 import type { Store, TransactionRecord } from '@topup/ledger';
 import { createBatchedWrites } from './batched-writes.js';
-import type { Provider, ProviderResult, SubmitResult } from './provider.js';
+import type { Provider, ProviderResult, ProviderStatus, SubmitResult } from './provider.js';
 import { sandboxOutcome } from './sandbox-outcomes.js';
 
 export interface SandboxSimulatorOptions {
@@ -38,6 +40,16 @@ const reasons = {
   declined: 'payment declined',
   fails_after_payment: 'delivery failed after payment',
 } as const;
+
+function resultOf(row: JobRow): ProviderResult {
+  return {
+    id: row.reference,
+    reference: row.reference,
+    outcome: resultOutcome[row.outcome],
+    providerCode: row.provider_code,
+    reason: reasons[row.outcome],
+  };
+}
 
 function providerCode(): string {
   return `SIM${randomBytes(5).toString('hex').toUpperCase()}`;
@@ -82,19 +94,24 @@ export function createSandboxSimulator(store: Store, options: SandboxSimulatorOp
          ORDER BY due_at LIMIT $1`,
         [limit],
       );
-      return rows.map((row) => ({
-        id: row.reference,
-        reference: row.reference,
-        outcome: resultOutcome[row.outcome],
-        providerCode: row.provider_code,
-        reason: reasons[row.outcome],
-      }));
+      return rows.map(resultOf);
     },
 
     async acknowledge(resultIds: readonly string[]): Promise<void> {
       if (resultIds.length === 0) return;
       // A taken result is deleted rather than marked: a deleted row writes no new version and no index entry.
       await store.query(`DELETE FROM provider_simulator_jobs WHERE reference = ANY($1::text[])`, [resultIds]);
+    },
+
+    async query(reference: string): Promise<ProviderStatus> {
+      const { rows } = await store.query<JobRow & { due: boolean }>(
+        `SELECT reference, outcome, provider_code, due_at <= now() AS due FROM provider_simulator_jobs
+         WHERE reference = $1`,
+        [reference],
+      );
+      const row = rows[0];
+      if (row === undefined) return { kind: 'not_found' };
+      return row.due ? { kind: 'result', result: resultOf(row) } : { kind: 'pending' };
     },
   };
 }
