@@ -22,7 +22,7 @@ export const entryPoints = {
   /** `pnpm start:server`: the HTTP server alone against PostgreSQL. */
   server: fileURLToPath(new URL('../../apps/server/src/serve.ts', import.meta.url)),
   /** `pnpm start:worker`: the worker alone against PostgreSQL. */
-  worker: fileURLToPath(new URL('../../apps/server/src/work.ts', import.meta.url)),
+  worker: fileURLToPath(new URL('../../apps/worker/src/main.ts', import.meta.url)),
   /** The bare Koa endpoint every case is compared with. */
   baseline: fileURLToPath(new URL('./baseline-server.ts', import.meta.url)),
 } as const;
@@ -30,10 +30,10 @@ export const entryPoints = {
 export type EntryPoint = keyof typeof entryPoints;
 
 /** The start script whose Node.js flags each entry point runs with; the baseline has none. */
-const startScripts: Readonly<Record<EntryPoint, string | undefined>> = {
-  service: 'start',
-  server: 'start:server',
-  worker: 'start:worker',
+const startScripts: Readonly<Record<EntryPoint, readonly ['server' | 'worker', string] | undefined>> = {
+  service: ['server', 'start'],
+  server: ['server', 'start:server'],
+  worker: ['worker', 'start'],
   baseline: undefined,
 };
 
@@ -116,7 +116,7 @@ export async function startServiceProcess(
   const logFolder = await mkdtemp(join(tmpdir(), `topup-bench-${entry}-`));
   const logFile = openSync(join(logFolder, 'stdout.log'), 'a');
   const script = startScripts[entry];
-  const flags = script === undefined ? [] : await startScriptFlags(script);
+  const flags = script === undefined ? [] : await startScriptFlags(...script);
   const child = spawn(process.execPath, [...flags, ...profiling, '--import', tsxLoader, entryPoints[entry]], {
     // A worker's /healthz and /metrics listener takes any free port, so runs side by side never collide.
     env: { ...process.env, ...env, PORT: String(port), WORKER_PORT: '0', HOST: '127.0.0.1' },

@@ -1,10 +1,8 @@
-// The Node.js flags the service's own start scripts pass (`pnpm start`, `start:server`, `start:worker` in
-// apps/server/package.json), read from those scripts so that the harness runs each entry point exactly
+// The Node.js flags the service's own start scripts pass (`pnpm start` and `start:server` in
+// apps/server/package.json, `start` in apps/worker/package.json), read from those scripts so that the harness runs each entry point exactly
 // as an operator does, heap cap included, and cannot drift from them.
 
 import { readFile } from 'node:fs/promises';
-
-const packageJson = new URL('../../apps/server/package.json', import.meta.url);
 
 /** The `--flags` between `tsx` and the entry file in `script`, e.g. `tsx --max-old-space-size=256 src/serve.ts`. */
 export function nodeFlagsOf(script: string): string[] {
@@ -15,12 +13,13 @@ export function nodeFlagsOf(script: string): string[] {
   return words.slice(1).filter((word) => word.startsWith('--'));
 }
 
-/** The flags of the named script of apps/server. */
-export async function startScriptFlags(scriptName: string): Promise<string[]> {
+/** The flags of the named script of `app` (apps/server or apps/worker). */
+export async function startScriptFlags(app: 'server' | 'worker', scriptName: string): Promise<string[]> {
+  const packageJson = new URL(`../../apps/${app}/package.json`, import.meta.url);
   const manifest = JSON.parse(await readFile(packageJson, 'utf8')) as { scripts?: Record<string, string> };
   const script = manifest.scripts?.[scriptName];
   if (script === undefined) {
-    throw new Error(`Expected apps/server/package.json to have a "${scriptName}" script, found none.`);
+    throw new Error(`Expected apps/${app}/package.json to have a "${scriptName}" script, found none.`);
   }
   return nodeFlagsOf(script);
 }

@@ -34,6 +34,39 @@ const checks = {
     return 'validated a send_agent_float request and rejected a bad one';
   },
 
+  async '@topup/providers'({ createSandboxSimulator, sandboxOutcome }) {
+    const { createLedger, openStore } = await import('@topup/ledger');
+    const { parseSendAgentFloat } = await import('@topup/validation');
+    const parsed = parseSendAgentFloat({
+      mobile: '0712345678',
+      amount: 100,
+      agent_number: '1',
+      store_number: '2',
+    });
+    assert.equal(parsed.ok, true, JSON.stringify(parsed));
+    const store = await openStore({ dataDir: 'memory://' });
+    const ledger = createLedger(store);
+    try {
+      const account = await ledger.createAccount({ name: 'Smoke Test Supplies' });
+      await ledger.fund(account.id, 'float', 500_000n);
+      const created = await ledger.requestAgentFloat({ accountId: account.id, request: parsed.value });
+      assert.equal(created.kind, 'created');
+      const { transaction } = created;
+      assert.equal(sandboxOutcome(transaction), 'completes');
+      const simulator = createSandboxSimulator(store, { delayMs: 0 });
+      assert.deepEqual(await simulator.submit(transaction), { kind: 'accepted' });
+      const [result] = await simulator.readyResults(10);
+      assert.equal(result.reference, transaction.reference);
+      assert.equal(result.outcome, 'completed');
+      await simulator.acknowledge([result.id]);
+      assert.deepEqual(await simulator.readyResults(10), []);
+      return 'the sandbox simulator took a float and gave its completion once';
+    } finally {
+      await ledger.close();
+      await store.close();
+    }
+  },
+
   async '@topup/signing'({ generateSecret, signCallback, verifyCallback }) {
     const { createHash } = await import('node:crypto');
     const secret = generateSecret();

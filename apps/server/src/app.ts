@@ -4,14 +4,13 @@
 
 import Router from '@koa/router';
 import type { Ledger, Store } from '@topup/ledger';
-import type { Provider } from '@topup/worker';
+import type { Provider } from '@topup/providers';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { ApiState } from './api-state.js';
-import type { Config } from './config.js';
+import type { Config, Metrics } from '@topup/service';
 import { functionNames, parserFor } from './functions/registry.js';
-import type { Metrics } from './metrics.js';
 import { activeAccount, authentication } from './middleware/authentication.js';
 import { createAuthenticationGuard } from './middleware/authentication-guard.js';
 import { bodyDecoding } from './middleware/body-decoding.js';
@@ -101,7 +100,7 @@ export function createApp(deps: AppDependencies): Koa<ApiState> {
     ctx.body = document;
   });
 
-  // The order of DESIGN.md section 5 and docs/decisions.md: each stage answers its own code, so when a
+  // The order of docs/architecture.md, Codes and HTTP statuses and docs/decisions.md: each stage answers its own code, so when a
   // request has several faults the earliest stage's code is the answer.
   app
     .use(requestContext(deps.logger, deps.metrics))

@@ -14,12 +14,12 @@ import { postgresTestUrl, runSql } from './testing/postgres-schema.js';
 
 const allMigrations = [
   '0001_ledger',
-  '0002_provider_simulator_jobs',
   '0003_callback_schedule_restart',
   '0004_queue_indexes',
   '0005_leaner_transaction_writes',
   '0006_unapplied_resolutions',
   '0007_fair_claims',
+  'providers/0001_simulator_jobs',
 ];
 
 describe('the operator CLI and `pnpm start` as real processes', () => {

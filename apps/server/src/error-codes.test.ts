@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '@topup/ledger';
-import type { Provider } from '@topup/worker';
+import type { Provider } from '@topup/providers';
 import { freePort } from './testing/free-port.js';
 import { frozenRateLimiter } from './testing/frozen-rate-limiter.js';
 import { startTestService } from './testing/test-service.js';

@@ -2,12 +2,16 @@
 // DATABASE_URL is set. A brand-new embedded sandbox store gets a funded demo account.
 
 import { startWorker } from '@topup/worker';
-import { loadConfig } from './config.js';
+import {
+  loadConfig,
+  exitOnConfigError,
+  withWorkerMetrics,
+  onShutdownSignal,
+  openCore,
+  workerSettingsOf,
+} from '@topup/service';
 import { createDemoAccountIfEmpty, demoInstructions } from './demo-account.js';
-import { exitOnConfigError } from './exit-on-config-error.js';
-import { withWorkerMetrics } from './metrics.js';
-import { onShutdownSignal, openCore, startHttpServer } from './runtime.js';
-import { workerSettingsOf } from './worker-settings.js';
+import { startHttpServer } from './runtime.js';
 
 const config = exitOnConfigError(loadConfig);
 const core = await openCore(config);

@@ -4,7 +4,7 @@
 // Standard Webhooks reference library verify it, and names the reference the operation answered. A
 // declined purchase or float (0001) and a purchase whose delivery fails after payment (0005) arrive as
 // FAIL/8000 with the cancelled message, the reason in `errors` and the full transaction data, and the
-// money is back. JSON and XML, for requests and for endpoints (DESIGN.md sections 5, 6 and 7).
+// money is back. JSON and XML, for requests and for endpoints (docs/architecture.md, Decisions the code refers to).
 
 import { decodeJsonEnvelope, decodeXmlEnvelope } from '@topup/envelope';
 import type { ChannelName, Store } from '@topup/ledger';

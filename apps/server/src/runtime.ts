@@ -1,23 +1,14 @@
-// Builds a running service from a Config: the store, the ledger, the provider, the HTTP server with its
-// timeouts, and a graceful shutdown that stops accepting, finishes in-flight requests and closes the store.
+// The API's HTTP server over a core: the Koa app with its rate limiters, Node's timeouts for slow clients,
+// and a close that stops accepting and finishes the requests in flight.
 
 import { createServer } from 'node:http';
 import type { Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { createLedger, openStore } from '@topup/ledger';
-import type { Ledger, Store } from '@topup/ledger';
-import { createSandboxSimulator } from '@topup/worker';
-import type { Provider } from '@topup/worker';
-import type { Logger } from 'pino';
+import type { Core } from '@topup/service';
 import type { Registry } from 'prom-client';
 import { createApp } from './app.js';
 import { answerClientErrors } from './client-errors.js';
-import { serviceStoreOptionsOf, storeOptionsOf } from './config.js';
-import type { Config } from './config.js';
-import { createLogger } from './logger.js';
-import { createMetrics } from './metrics.js';
-import type { Metrics } from './metrics.js';
 import { createMemoryAuthenticationFailureLimiter } from './rate-limit/authentication-failure-limiter.js';
 import type { AuthenticationFailureLimiter } from './rate-limit/authentication-failure-limiter.js';
 import { createMemoryRateLimiter } from './rate-limit/memory-rate-limiter.js';
@@ -25,70 +16,6 @@ import type { RateLimiter } from './rate-limit/rate-limiter.js';
 import { createRedisAuthenticationFailureLimiter } from './rate-limit/redis-authentication-failure-limiter.js';
 import { createRedisRateLimiter } from './rate-limit/redis-rate-limiter.js';
 import { withSubmissionsInStore } from './store-deadline.js';
-
-export interface Core {
-  readonly config: Config;
-  readonly logger: Logger;
-  readonly metrics: Metrics;
-  readonly store: Store;
-  readonly ledger: Ledger;
-  readonly provider: Provider;
-  close(): Promise<void>;
-}
-
-/** Opens the store (PostgreSQL when DATABASE_URL is set, embedded PGlite otherwise) and the ledger. */
-export async function openCore(
-  config: Config,
-  logger: Logger = createLogger(config.logLevel),
-): Promise<Core> {
-  return assembleCore(config, await openServiceStore(config), { logger });
-}
-
-/**
- * PostgreSQL is migrated through a store with the long limits first (a migration may wait for another
- * process's), then served through one with the service's short limits.
- */
-async function openServiceStore(config: Config): Promise<Store> {
-  if (config.databaseUrl === undefined) return openStore(storeOptionsOf(config));
-  await (await openStore(storeOptionsOf(config))).close();
-  return openStore({ ...serviceStoreOptionsOf(config), migrate: false });
-}
-
-export interface CoreParts {
-  readonly logger: Logger;
-  /** Replaces the sandbox simulator (tests use providers that fail or hang). */
-  readonly provider?: (store: Store) => Provider;
-}
-
-/**
- * The ledger, metrics and provider over an open store, configured from `config`: what `openCore` runs,
- * and what the tests run over a store of their own. `close` closes the ledger, then the store.
- */
-export function assembleCore(config: Config, store: Store, parts: CoreParts): Core {
-  const metrics = createMetrics();
-  const ledger = createLedger(store, {
-    timeZone: config.timeZone,
-    authCacheMs: config.authCacheMs,
-    onBatch: (size) => {
-      metrics.batchSize.observe(size);
-    },
-  });
-  const provider =
-    parts.provider?.(store) ??
-    withSubmissionsInStore(createSandboxSimulator(store, { delayMs: config.simulatorDelayMs }));
-  return {
-    config,
-    logger: parts.logger,
-    metrics,
-    store,
-    ledger,
-    provider,
-    async close() {
-      await ledger.close();
-      await store.close();
-    },
-  };
-}
 
 export interface RunningServer {
   readonly server: Server;
@@ -114,7 +41,8 @@ export async function startHttpServer(core: Core, options: HttpServerOptions = {
     core.config.redisUrl === undefined
       ? createMemoryAuthenticationFailureLimiter(core.config.authFailureLimit)
       : createRedisAuthenticationFailureLimiter(core.config.redisUrl, core.config.authFailureLimit);
-  const app = createApp({ ...core, ...options, rateLimiter, authenticationFailures });
+  const provider = core.providerInStore ? withSubmissionsInStore(core.provider) : core.provider;
+  const app = createApp({ ...core, ...options, provider, rateLimiter, authenticationFailures });
   const handle = app.callback();
   const { headersMs, requestMs } = core.config.httpTimeouts;
   const responses = new WeakMap<Duplex, ServerResponse>();
@@ -156,26 +84,4 @@ export async function startHttpServer(core: Core, options: HttpServerOptions = {
       await authenticationFailures.close();
     },
   };
-}
-
-/** Runs `stop` once on SIGTERM or SIGINT, then exits. */
-export function onShutdownSignal(logger: Logger, stop: () => Promise<void>): void {
-  let stopping = false;
-  const handle = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight work');
-    stop().then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', handle);
-  process.once('SIGINT', handle);
 }

@@ -1,6 +1,6 @@
 // The sandbox outcomes that cancel a transaction, driven through the API with the worker running, as a
 // caller meets them: the synchronous answer, the transaction's state, the balance, and the FAIL/8000
-// cancellation callback with the reason and the full transaction data (DESIGN.md sections 5 and 7).
+// cancellation callback with the reason and the full transaction data (docs/architecture.md, Codes and HTTP statuses; Providers).
 
 import { decodeJsonEnvelope } from '@topup/envelope';
 import type { Store } from '@topup/ledger';

@@ -1,9 +1,8 @@
 // `pnpm start:server`: the HTTP server alone against PostgreSQL (DATABASE_URL), the production shape in
 // which any number of server and worker processes share one database.
 
-import { loadConfig } from './config.js';
-import { exitOnConfigError } from './exit-on-config-error.js';
-import { onShutdownSignal, openCore, startHttpServer } from './runtime.js';
+import { loadConfig, exitOnConfigError, onShutdownSignal, openCore } from '@topup/service';
+import { startHttpServer } from './runtime.js';
 
 const config = exitOnConfigError(loadConfig);
 if (config.databaseUrl === undefined) {

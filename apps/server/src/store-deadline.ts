@@ -12,7 +12,7 @@
 
 import { performance } from 'node:perf_hooks';
 import type { Ledger } from '@topup/ledger';
-import type { Provider } from '@topup/worker';
+import type { Provider } from '@topup/providers';
 
 export class StoreDeadlineExceeded extends Error {
   constructor(readonly deadlineMs: number) {

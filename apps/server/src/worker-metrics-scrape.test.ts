@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLedger, openStore } from '@topup/ledger';
 import { parseSendAgentFloat } from '@topup/validation';
-import { createSandboxSimulator } from '@topup/worker';
+import { createSandboxSimulator } from '@topup/providers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCallbackSink } from './testing/callback-sink.js';
 import type { CallbackSink } from './testing/callback-sink.js';

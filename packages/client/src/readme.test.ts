@@ -7,18 +7,13 @@ import { request as httpRequest } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cancellationCallback, encodeJson, success } from '@topup/envelope';
-import { openStore } from '@topup/ledger';
 import { generateSecret, signCallback } from '@topup/signing';
-import { startTestService } from '@topup/server/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { callbackReceiver } from '../examples/callback-receiver.js';
 import { topupClient } from '../examples/create-client.js';
-import { sendFloat } from '../examples/errors.js';
 import { expressCallbackApp } from '../examples/express-receiver.js';
 import { handleEvent, outcomes } from '../examples/handle-event.js';
 import { koaCallbackApp } from '../examples/koa-receiver.js';
-import { buyForOrder } from '../examples/results.js';
-import { createClient } from './create-client.js';
 import type { CallbackEvent } from './parse-callback.js';
 import { parseCallback } from './parse-callback.js';
 import { agentFloatData, airtimeData } from './testing/sample-data.js';
@@ -82,34 +77,6 @@ describe('README', () => {
     }
   });
 
-  it('runs the results and errors examples against the real service', { timeout: 60_000 }, async () => {
-    const store = await openStore({ dataDir: 'memory://' });
-    const service = await startTestService(store);
-    try {
-      const funded = await service.createCaller({ float: 100_000n });
-      const topup = createClient({ baseUrl: service.url, token: funded.token, retries: 0 });
-
-      const first = await buyForOrder(topup, '1042', '254733000123');
-      expect(first).toStrictEqual({
-        reference: expect.stringMatching(/^TX[A-Z0-9]+$/) as string,
-        balance: expect.stringMatching(/^\d+\.\d{2}$/) as string,
-        message: 'Airtime purchase requested',
-        requestId: expect.stringMatching(/^req_/) as string,
-        replayed: false,
-        idempotencyKey: 'order-1042',
-      });
-      const again = await buyForOrder(topup, '1042', '254733000123');
-      expect(again).toMatchObject({ reference: first.reference, replayed: true });
-
-      expect(await sendFloat(topup, '254712345678', 100)).toMatch(/^Sent: TX[A-Z0-9]+$/);
-      expect(await sendFloat(topup, '254712345678', 5_000)).toBe('Top up the Agent Float channel first.');
-      expect(await sendFloat(topup, '2547', 100)).toMatch(/^Fix the request: .*mobile/);
-    } finally {
-      await service.stop();
-      await store.close();
-    }
-  });
-
   it('handles each callback once, recording completions and cancellations by reference', async () => {
     const secret = generateSecret();
     const timestamp = Math.floor(Date.now() / 1000);
@@ -128,27 +95,6 @@ describe('README', () => {
     outcomes.set('TXHANDLED01', { kind: 'completed', detail: 'settled' });
     await handleEvent(eventOf('cb_handled_1', completed));
     expect(outcomes.get('TXHANDLED01')).toStrictEqual({ kind: 'completed', detail: 'settled' });
-  });
-
-  it('runs the quick start against the real service', { timeout: 60_000 }, async () => {
-    const store = await openStore({ dataDir: 'memory://' });
-    const service = await startTestService(store, { worker: true });
-    try {
-      const { token } = await service.createCaller({ float: 250_050n });
-      vi.stubEnv('TOPUP_URL', service.url);
-      vi.stubEnv('TOPUP_TOKEN', token);
-      const printed: string[] = [];
-      vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
-        printed.push(String(line));
-      });
-      await import('../examples/quick-start.js');
-      expect(printed).toHaveLength(3);
-      expect(printed.slice(0, 2)).toStrictEqual(['Agent Float: KES 2500.50', 'Airtime: KES 0.00']);
-      expect(printed[2]).toMatch(/^Airtime purchase requested: TX\w+ \(request req_\w+\)$/);
-    } finally {
-      await service.stop();
-      await store.close();
-    }
   });
 
   type StartReceiver = (

@@ -70,7 +70,7 @@ export type ChannelType = 'Agent Float' | 'Airtime';
  */
 export type TransactionStatus = 'Requested' | 'Cancelled';
 /**
- * Precise lifecycle, an additive field (DESIGN.md section 5).
+ * Precise lifecycle, an additive field (docs/architecture.md, Codes and HTTP statuses).
  *
  * @example
  * ```ts

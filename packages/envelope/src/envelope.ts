@@ -119,7 +119,7 @@ export type Envelope<D extends object = object> = SuccessEnvelope<D> | FailureEn
 
 /**
  * A cancellation callback: `FAIL`/`8000` like a synchronous failure, but unlike one it carries the full
- * transaction data so the caller can correlate by `transaction.reference` (DESIGN.md section 5).
+ * transaction data so the caller can correlate by `transaction.reference` (docs/architecture.md, Codes and HTTP statuses).
  * Structurally it is a `FailureEnvelope`, so the codecs accept it as one.
  *
  * @example

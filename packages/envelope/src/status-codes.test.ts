@@ -7,7 +7,7 @@ import {
   type FailureCode,
 } from './status-codes.js';
 
-// Written from the spec's Errors table and DESIGN.md section 5, not from the table under test.
+// Written from the spec's Errors table and docs/architecture.md, Codes and HTTP statuses, not from the table under test.
 const expected: [FailureCode, string, number][] = [
   ['1000', 'Invalid API Request', 400],
   ['2000', 'Invalid Request Method', 405],
@@ -55,7 +55,7 @@ describe('the status-code table', () => {
     expect(failureMessage('7000', 'buy_airtime')).toBe('Insufficient Balance');
   });
 
-  it('names the HTTP statuses DESIGN.md gives for particular triggers', () => {
+  it('names the HTTP statuses docs/architecture.md gives for particular triggers', () => {
     expect(alternateHttpStatus).toStrictEqual({
       unknownFunction: 404,
       rateLimited: 429,

@@ -1,5 +1,5 @@
 // The status-code table of the contract: code, type, message and the default HTTP status of each.
-// HTTP statuses are ours (DESIGN.md section 5); the spec leaves them open.
+// HTTP statuses are ours (docs/architecture.md, Codes and HTTP statuses); the spec leaves them open.
 
 /**
  * A status code of the contract: `0000` for success, the others for failures.

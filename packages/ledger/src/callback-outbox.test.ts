@@ -338,9 +338,9 @@ describe.each(testStoreKinds())('the callback outbox on %s', (kind) => {
       const all = [...ids, ...rest.map((delivery) => delivery.id)];
       expect(all).toHaveLength(30);
       expect(new Set(all).size).toBe(30);
-      await expect(ledger.claimDeliveries({ workerId: 'later', limit: 10, leaseMs: 60_000 })).resolves.toEqual(
-        [],
-      );
+      await expect(
+        ledger.claimDeliveries({ workerId: 'later', limit: 10, leaseMs: 60_000 }),
+      ).resolves.toEqual([]);
     });
 
     it('hands a delivery out again once its lease has run out', async () => {

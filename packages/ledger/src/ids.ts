@@ -65,7 +65,7 @@ export function newDeliveryId(): string {
   return `cb_${randomString(base62, 20)}`;
 }
 
-/** A callback signing secret: `whsec_` + base64 of 32 random bytes (DESIGN.md section 6). */
+/** A callback signing secret: `whsec_` + base64 of 32 random bytes (docs/architecture.md, Callbacks). */
 export function newCallbackSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }

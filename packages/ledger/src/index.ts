@@ -3,7 +3,8 @@
 // transaction.
 
 export { openStore, type OpenStoreOptions, type Queryable, type Store } from './store.js';
-export { migrate } from './migrate.js';
+export { applyMigrations, migrate } from './migrate.js';
+export type { Migration } from './migrations.js';
 export { DataDirLockedError } from './data-dir-lock.js';
 export { createLedger, type CancelResult, type Ledger, type LedgerOptions } from './ledger.js';
 export { LedgerError, type LedgerErrorCode } from './ledger-error.js';

@@ -1,9 +1,23 @@
-// The schema, as ordered and versioned migrations. A migration is never edited once released: a change
-// is a new entry at the end. Each is a list of single statements, because PGlite's extended protocol
-// takes one statement per query.
+// The ledger's schema, as ordered and versioned migrations. A migration is never edited once released: a
+// change is a new entry at the end (0002, the sandbox simulator's table, left before the first release for
+// @topup/providers' own migrations; databases that ran it keep the table, which the providers adopt). Each
+// is a list of single statements, because PGlite's extended protocol takes one statement per query.
 
+/**
+ * One step of a schema: its statements run in order, in one transaction with the other pending steps.
+ *
+ * @example
+ * ```ts
+ * import type { Migration } from '@topup/ledger';
+ *
+ * const auditTable: Migration = {
+ *   id: 'console/0001_audit',
+ *   statements: ['CREATE TABLE IF NOT EXISTS audit_records (id text PRIMARY KEY)'],
+ * };
+ * ```
+ */
 export interface Migration {
-  /** Sortable and unique: `NNNN_name`. */
+  /** Unique across every list applied to one database, so prefix another package's: `owner/NNNN_name`. */
   readonly id: string;
   readonly statements: readonly string[];
 }
@@ -185,23 +199,6 @@ const ledgerSchema: Migration = {
   ],
 };
 
-// The sandbox provider (apps/worker) keeps its accepted submissions here so a restart neither loses nor
-// repeats an outcome. `IF NOT EXISTS`: a worker may have created it before this migration existed.
-const sandboxProviderJobs: Migration = {
-  id: '0002_provider_simulator_jobs',
-  statements: [
-    `CREATE TABLE IF NOT EXISTS provider_simulator_jobs (
-      reference text PRIMARY KEY,
-      outcome text NOT NULL,
-      provider_code text NOT NULL,
-      due_at timestamptz NOT NULL,
-      acknowledged_at timestamptz
-    )`,
-    `CREATE INDEX IF NOT EXISTS provider_simulator_jobs_due ON provider_simulator_jobs (due_at)
-      WHERE acknowledged_at IS NULL`,
-  ],
-};
-
 // A resend restarts a delivery's retry schedule and keeps its attempt count: `schedule_start` is the count
 // at which the current run of the schedule began. It is one ahead of `attempts` while a resend waits for
 // an attempt that was in flight when it was asked for.
@@ -229,14 +226,10 @@ const queueIndexes: Migration = {
 // its page the new row version stays there as a heap-only tuple and no index is written; packed pages (fill
 // factor 100) leave none. No query reads transactions by account and time, so that index only cost two
 // entries per transaction (its insert and its resolution). The sandbox provider now deletes a result once
-// taken, instead of marking it, so the rows marked before are deleted too.
+// taken, instead of marking it (its table now belongs to @topup/providers, whose migrations do that).
 const leanerTransactionWrites: Migration = {
   id: '0005_leaner_transaction_writes',
-  statements: [
-    `ALTER TABLE transactions SET (fillfactor = 80)`,
-    `DROP INDEX IF EXISTS transactions_account`,
-    `DELETE FROM provider_simulator_jobs WHERE acknowledged_at IS NOT NULL`,
-  ],
+  statements: [`ALTER TABLE transactions SET (fillfactor = 80)`, `DROP INDEX IF EXISTS transactions_account`],
 };
 
 // A resolution refused because its transaction was already resolved the other way, kept for reconciling
@@ -275,7 +268,6 @@ const fairClaims: Migration = {
 /** Every migration, in the order they apply. */
 export const migrations: readonly Migration[] = [
   ledgerSchema,
-  sandboxProviderJobs,
   callbackScheduleRestart,
   queueIndexes,
   leanerTransactionWrites,

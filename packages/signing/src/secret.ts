@@ -1,4 +1,4 @@
-// Callback endpoint secrets: `whsec_` + base64 of random bytes (Standard Webhooks form, DESIGN.md section 6).
+// Callback endpoint secrets: `whsec_` + base64 of random bytes (Standard Webhooks form, docs/architecture.md, Callbacks).
 // The HMAC key is the decoded bytes, never the text, so a secret here signs exactly as in any Standard
 // Webhooks library.
 import { randomBytes } from 'node:crypto';

@@ -6,9 +6,9 @@ import { parseMinorAmount } from './amounts.js';
 import { formatMinor } from '@topup/ledger';
 import type { TransactionState } from '@topup/envelope';
 import type { AccountStatus, DeliveryStatus, Ledger, Store } from '@topup/ledger';
-import { migrate } from '@topup/ledger';
 import { checkCallbackUrl } from '@topup/worker';
 import type { CallbackUrlPolicy } from '@topup/worker';
+import { migrateService } from '@topup/service';
 import { deliveryView } from '../functions/callback-deliveries.js';
 import type { CommandResult } from './cli-output.js';
 import { CommandFailure, UsageError } from './cli-output.js';
@@ -337,7 +337,7 @@ async function ledgerUnapplied({ ledger, options }: CommandContext): Promise<Com
 }
 
 async function migrateCommand({ store }: CommandContext): Promise<CommandResult> {
-  const { applied } = await migrate(store);
+  const { applied } = await migrateService(store);
   return {
     json: { applied },
     human: applied.length === 0 ? 'Schema is up to date.' : `Applied: ${applied.join(', ')}`,

@@ -6,8 +6,7 @@
 
 import { parseArgs } from 'node:util';
 import { createLedger, DataDirLockedError, openStore } from '@topup/ledger';
-import { callbackUrlPolicyOf } from '../callback-targets.js';
-import { ConfigError, loadConfig, storeOptionsOf } from '../config.js';
+import { callbackUrlPolicyOf, ConfigError, loadConfig, storeOptionsOf } from '@topup/service';
 import { dropOutputOnClosedPipe, printError, printResult, UsageError } from './cli-output.js';
 import { commands, failed } from './commands.js';
 

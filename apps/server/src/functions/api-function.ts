@@ -3,10 +3,10 @@
 
 import type { Envelope } from '@topup/envelope';
 import type { Account, Ledger } from '@topup/ledger';
-import type { Provider } from '@topup/worker';
+import type { Provider } from '@topup/providers';
 import type { Context } from 'koa';
 import type { ApiState } from '../api-state.js';
-import type { Config } from '../config.js';
+import type { Config } from '@topup/service';
 import type { EncodedReply } from '../reply.js';
 
 export interface ApiDependencies {

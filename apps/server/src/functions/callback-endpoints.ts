@@ -14,7 +14,7 @@ import type {
 } from '@topup/validation';
 import { checkCallbackUrl } from '@topup/worker';
 import { ApiFailure } from '../api-failure.js';
-import { callbackUrlPolicyOf } from '../callback-targets.js';
+import { callbackUrlPolicyOf } from '@topup/service';
 import type { ApiHandler } from './api-function.js';
 import { ok } from './api-function.js';
 

@@ -2,7 +2,7 @@
 
 import { apiFunctions } from '@topup/validation';
 import type { ApiFunctionName } from '@topup/validation';
-import type { Config } from '../config.js';
+import type { Config } from '@topup/service';
 import type { RequestParser } from '../middleware/request-validation.js';
 import type { ApiHandler } from './api-function.js';
 import { buyAirtime } from './buy-airtime.js';

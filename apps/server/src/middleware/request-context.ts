@@ -7,7 +7,7 @@ import { negotiateResponse } from '@topup/envelope';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { ApiState } from '../api-state.js';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '@topup/service';
 
 const acceptableRequestId = /^[\w.:-]{1,128}$/;
 

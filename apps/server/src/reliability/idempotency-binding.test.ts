@@ -5,8 +5,8 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Store } from '@topup/ledger';
-import { createSandboxSimulator } from '@topup/worker';
-import type { Provider, SubmitResult } from '@topup/worker';
+import { createSandboxSimulator } from '@topup/providers';
+import type { Provider, SubmitResult } from '@topup/providers';
 import { describe, expect, it } from 'vitest';
 import { startTestService } from '../testing/test-service.js';
 import { openTestStores } from '../testing/test-stores.js';

@@ -4,8 +4,8 @@
 // signature in any log line.
 
 import type { Store } from '@topup/ledger';
-import type { Provider } from '@topup/worker';
-import { createSandboxSimulator } from '@topup/worker';
+import type { Provider } from '@topup/providers';
+import { createSandboxSimulator } from '@topup/providers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCallbackSink } from '../testing/callback-sink.js';
 import type { CallbackSink } from '../testing/callback-sink.js';

@@ -6,7 +6,8 @@
 
 import { once } from 'node:events';
 import { createLedger } from '@topup/ledger';
-import { createSandboxSimulator, startWorker } from '@topup/worker';
+import { createSandboxSimulator } from '@topup/providers';
+import { startWorker } from '@topup/worker';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { runCli, startService } from '../testing/child-process.js';

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { createLedger } from '@topup/ledger';
 import type { Ledger, TransactionRecord } from '@topup/ledger';
 import { parseSendAgentFloat } from '@topup/validation';
-import { createSandboxSimulator } from '@topup/worker';
+import { createSandboxSimulator } from '@topup/providers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCallbackSink } from '../testing/callback-sink.js';
 import type { CallbackSink } from '../testing/callback-sink.js';

@@ -1,4 +1,4 @@
-// Runs the server's entry points as real child processes for end-to-end tests: the CLI to completion, and
+// Runs the service's entry points as real child processes for end-to-end tests: the CLI to completion, and
 // the service until it prints the address it listens on.
 
 import { spawn } from 'node:child_process';
@@ -7,6 +7,8 @@ import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const serverRoot = fileURLToPath(new URL('../..', import.meta.url));
+// The worker process is the worker app's entry; the tests run it by path beside the server's own.
+const workerEntry = fileURLToPath(new URL('../../../worker/src/main.ts', import.meta.url));
 
 export interface Finished {
   readonly code: number | null;
@@ -85,7 +87,7 @@ export function startService(
  * The Node.js flags of one of apps/server's start scripts (`tsx --max-old-space-size=256 src/main.ts`
  * gives `['--max-old-space-size=256']`), so a test can run an entry point exactly as an operator does.
  */
-export function startScriptFlags(script: 'start' | 'start:server' | 'start:worker'): string[] {
+export function startScriptFlags(script: 'start' | 'start:server'): string[] {
   const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     scripts?: Record<string, string>;
   };
@@ -105,7 +107,7 @@ export function startScriptFlags(script: 'start' | 'start:server' | 'start:worke
  */
 export function startWorkerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<RunningChild> {
   return startUntil(
-    'src/work.ts',
+    workerEntry,
     { WORKER_PORT: '0', CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true', ...env },
     timeoutMs,
     (output) => /"url":"(http:\/\/[^"]+)"[^\n]*Topup worker started/.exec(output)?.[1],

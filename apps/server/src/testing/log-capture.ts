@@ -3,7 +3,7 @@
 
 import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
-import { createLogger } from '../logger.js';
+import { createLogger } from '@topup/service';
 
 export interface LogCapture {
   readonly logger: Logger;

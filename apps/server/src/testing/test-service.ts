@@ -4,16 +4,15 @@
 
 import type { Account, AccountProfile, Ledger, Store } from '@topup/ledger';
 import { startWorker } from '@topup/worker';
-import type { Provider, WorkerSettings } from '@topup/worker';
+import type { Provider } from '@topup/providers';
+import type { WorkerSettings } from '@topup/worker';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
-import { loadConfig } from '../config.js';
-import type { Config } from '../config.js';
-import { withWorkerMetrics } from '../metrics.js';
+import { loadConfig, withWorkerMetrics, assembleCore, workerSettingsOf } from '@topup/service';
+import type { Config } from '@topup/service';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
-import { assembleCore, startHttpServer } from '../runtime.js';
+import { startHttpServer } from '../runtime.js';
 import type { RunningServer } from '../runtime.js';
-import { workerSettingsOf } from '../worker-settings.js';
 
 export interface TestServiceOptions {
   /** Environment overrides, as the service would read them (e.g. `{ SIMULATOR_DELAY_MS: '0' }`). */

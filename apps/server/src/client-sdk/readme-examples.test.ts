@@ -1,0 +1,66 @@
+// The client's README examples against the real service, in process on the embedded store: the results
+// and errors examples, and the quick start as a reader runs it. The client's own README test checks that
+// the README shows these files exactly.
+
+import { createClient } from '@topup/client';
+import { sendFloat } from '@topup/client/examples/errors';
+import { buyForOrder } from '@topup/client/examples/results';
+import { openStore } from '@topup/ledger';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startTestService } from '../testing/test-service.js';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
+
+describe('the client README', () => {
+  it('runs the results and errors examples against the real service', { timeout: 60_000 }, async () => {
+    const store = await openStore({ dataDir: 'memory://' });
+    const service = await startTestService(store);
+    try {
+      const funded = await service.createCaller({ float: 100_000n });
+      const topup = createClient({ baseUrl: service.url, token: funded.token, retries: 0 });
+
+      const first = await buyForOrder(topup, '1042', '254733000123');
+      expect(first).toStrictEqual({
+        reference: expect.stringMatching(/^TX[A-Z0-9]+$/) as string,
+        balance: expect.stringMatching(/^\d+\.\d{2}$/) as string,
+        message: 'Airtime purchase requested',
+        requestId: expect.stringMatching(/^req_/) as string,
+        replayed: false,
+        idempotencyKey: 'order-1042',
+      });
+      const again = await buyForOrder(topup, '1042', '254733000123');
+      expect(again).toMatchObject({ reference: first.reference, replayed: true });
+
+      expect(await sendFloat(topup, '254712345678', 100)).toMatch(/^Sent: TX[A-Z0-9]+$/);
+      expect(await sendFloat(topup, '254712345678', 5_000)).toBe('Top up the Agent Float channel first.');
+      expect(await sendFloat(topup, '2547', 100)).toMatch(/^Fix the request: .*mobile/);
+    } finally {
+      await service.stop();
+      await store.close();
+    }
+  });
+
+  it('runs the quick start against the real service', { timeout: 60_000 }, async () => {
+    const store = await openStore({ dataDir: 'memory://' });
+    const service = await startTestService(store, { worker: true });
+    try {
+      const { token } = await service.createCaller({ float: 250_050n });
+      vi.stubEnv('TOPUP_URL', service.url);
+      vi.stubEnv('TOPUP_TOKEN', token);
+      const printed: string[] = [];
+      vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
+        printed.push(String(line));
+      });
+      await import('@topup/client/examples/quick-start');
+      expect(printed).toHaveLength(3);
+      expect(printed.slice(0, 2)).toStrictEqual(['Agent Float: KES 2500.50', 'Airtime: KES 0.00']);
+      expect(printed[2]).toMatch(/^Airtime purchase requested: TX\w+ \(request req_\w+\)$/);
+    } finally {
+      await service.stop();
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,15 @@
+// The worker library's surface: the worker itself, submission within a time limit (also used by the server
+// within a request), and the callback URL policy (also used by the server when an endpoint is registered).
+
+export { startWorker } from './start-worker.js';
+export type { RunningWorker, StartWorkerOptions } from './start-worker.js';
+export type { WorkerSettings } from './worker-settings.js';
+export { checkCallbackUrl } from './callback-url-policy.js';
+export type {
+  CallbackUrlCheck,
+  CallbackUrlPolicy,
+  HostResolver,
+  ResolvedAddress,
+} from './callback-url-policy.js';
+export { STANDARD_WEBHOOKS_RETRY_SCHEDULE_SECONDS } from './delivery/retry-schedule.js';
+export { submitWithin } from './submit-within.js';

@@ -1,0 +1,139 @@
+// Starts a worker: the provider-results, timeout, interrupted-submission, callback-delivery and
+// idempotency-purge loops over one store, woken by the outbox notification (LISTEN/NOTIFY on PostgreSQL, an in-process signal on the
+// embedded store) and polling as the fallback. Any number of workers may share one PostgreSQL database.
+
+import { outboxChannel } from '@topup/ledger';
+import type { Ledger, Store } from '@topup/ledger';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { HostResolver } from './callback-url-policy.js';
+import { CallbackDispatcher } from './delivery/callback-dispatcher.js';
+import { deliveryQueueStats } from './delivery/delivery-queue-stats.js';
+import { purgeExpiredIdempotencyKeys } from './loops/idempotency-purge.js';
+import { resumeInterruptedSubmissions } from './loops/interrupted-submissions.js';
+import { startPollLoop } from './loops/poll-loop.js';
+import type { PollLoop } from './loops/poll-loop.js';
+import { applyProviderResults } from './loops/provider-results.js';
+import { cancelTimedOutTransactions } from './loops/transaction-timeouts.js';
+import type { Provider } from '@topup/providers';
+import { createWorkerMetrics } from './worker-metrics.js';
+import { resolveWorkerSettings } from './worker-settings.js';
+import type { WorkerSettings } from './worker-settings.js';
+
+export interface StartWorkerOptions {
+  readonly store: Store;
+  readonly ledger: Ledger;
+  readonly provider: Provider;
+  readonly logger: Logger;
+  readonly settings: WorkerSettings;
+  /** DNS for callback hosts; the system resolver by default. */
+  readonly resolve?: HostResolver;
+  /** The clock for timeouts; `new Date()` by default. */
+  readonly now?: () => Date;
+}
+
+export interface RunningWorker {
+  /** Stops claiming work, finishes callbacks in flight (others' leases lapse), and stops listening. */
+  stop(): Promise<void>;
+  /** The worker's Prometheus registry. */
+  readonly metrics: Registry;
+}
+
+/** Starts the worker's loops; they run until `stop()`. */
+export function startWorker(options: StartWorkerOptions): RunningWorker {
+  const settings = resolveWorkerSettings(options.settings);
+  const { store, ledger, provider } = options;
+  const logger = options.logger.child({ component: 'worker', workerId: settings.workerId });
+  const now = options.now ?? (() => new Date());
+  const metrics = createWorkerMetrics(() => deliveryQueueStats(store));
+
+  const dispatcher = new CallbackDispatcher({
+    ledger,
+    logger,
+    settings,
+    metrics,
+    // Only called after a claim has completed, by which time the loop below exists.
+    wake: () => {
+      deliveries.wake();
+    },
+    ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
+  });
+  const deliveries = startPollLoop({
+    name: 'callback deliveries',
+    intervalMs: settings.pollIntervalMs,
+    logger,
+    round: () => dispatcher.round(),
+  });
+  const loops: PollLoop[] = [
+    deliveries,
+    startPollLoop({
+      name: 'provider results',
+      intervalMs: settings.resultPollIntervalMs,
+      logger,
+      round: () => applyProviderResults({ ledger, provider, logger, metrics, batchSize: settings.batchSize }),
+    }),
+    startPollLoop({
+      name: 'transaction timeouts',
+      intervalMs: settings.pollIntervalMs,
+      logger,
+      round: () =>
+        cancelTimedOutTransactions({
+          ledger,
+          provider,
+          logger,
+          metrics,
+          timeoutMs: settings.transactionTimeoutMs,
+          providerTimeoutMs: settings.providerTimeoutMs,
+          batchSize: settings.batchSize,
+          now,
+        }),
+    }),
+    startPollLoop({
+      name: 'interrupted submissions',
+      intervalMs: settings.pollIntervalMs,
+      logger,
+      round: () =>
+        resumeInterruptedSubmissions({
+          ledger,
+          provider,
+          logger,
+          metrics,
+          interruptedAfterMs: settings.interruptedAfterMs,
+          providerTimeoutMs: settings.providerTimeoutMs,
+          batchSize: settings.batchSize,
+          now,
+        }),
+    }),
+    startPollLoop({
+      name: 'idempotency purge',
+      intervalMs: settings.idempotencyPurgeIntervalMs,
+      logger,
+      round: () => purgeExpiredIdempotencyKeys({ ledger, logger, limit: settings.idempotencyPurgeLimit }),
+    }),
+  ];
+
+  const unlisten = store
+    .listen(outboxChannel, () => {
+      deliveries.wake();
+    })
+    .catch((error: unknown) => {
+      logger.error({ err: error }, 'listening for new callbacks failed; polling only');
+      return undefined;
+    });
+
+  let stopped: Promise<void> | undefined;
+  return {
+    metrics: metrics.registry,
+    stop() {
+      stopped ??= (async () => {
+        await Promise.all(loops.map((loop) => loop.stop()));
+        await dispatcher.stop();
+        await (
+          await unlisten
+        )?.();
+        logger.info('worker stopped');
+      })();
+      return stopped;
+    },
+  };
+}
