@@ -3,10 +3,10 @@
 // response-schemas.ts. Each function lists every HTTP status it can answer, the codes behind each, and
 // the headers that come with them. Served at /openapi.json.
 
-import { statusCodes, successMessages } from '@topup/envelope';
-import type { FailureCode } from '@topup/envelope';
-import { apiFunctions, requestJsonSchema } from '@topup/validation';
-import type { ApiFunctionName } from '@topup/validation';
+import { failureMessage, statusCodes } from '@topup/envelope';
+import type { CancellableOperation, FailureCode } from '@topup/envelope';
+import { keyedOperations, operationCatalog, requestJsonSchema } from '@topup/validation';
+import type { ApiFunctionName, OperationEntry } from '@topup/validation';
 import { z } from 'zod';
 import { successDataSchemas } from './response-schemas.js';
 
@@ -20,31 +20,25 @@ interface Failure {
   readonly headers?: readonly Header[];
 }
 
-const successMessageOf: Readonly<Record<ApiFunctionName, string>> = {
-  send_agent_float: successMessages.agentFloatRequested,
-  buy_airtime: successMessages.airtimeRequested,
-  get_balance: successMessages.balanceFound,
-  get_transaction: successMessages.transactionFound,
-  add_callback_endpoint: successMessages.callbackEndpointAdded,
-  list_callback_endpoints: successMessages.callbackEndpointsFound,
-  remove_callback_endpoint: successMessages.callbackEndpointRemoved,
-  rotate_callback_secret: successMessages.callbackSecretRotated,
-  resend_callback: successMessages.callbackResent,
-  list_callback_deliveries: successMessages.callbackDeliveriesFound,
-};
+const moneyOperations: ReadonlySet<ApiFunctionName> = new Set(keyedOperations);
 
-const moneyOperations: ReadonlySet<ApiFunctionName> = new Set(['send_agent_float', 'buy_airtime']);
+const channelNames = { float: 'Agent Float', airtime: 'Airtime' } as const;
+
+function isCancellable(name: ApiFunctionName): name is CancellableOperation {
+  return moneyOperations.has(name);
+}
 
 /** Every failure a function can answer, in pipeline order (see app.ts). */
 function failuresOf(name: ApiFunctionName, hasParameters: boolean): Failure[] {
-  const money = moneyOperations.has(name);
+  const entry: OperationEntry = operationCatalog[name];
+  const money = entry.kind === 'money';
   return [
     {
       code: '1000',
       httpStatus: 400,
       when: money
         ? 'the body cannot be read: unsupported Content-Type, bad syntax, over the size limit, or a malformed Idempotency-Key header'
-        : 'the body cannot be read: unsupported Content-Type, bad syntax, over the size limit; or an Idempotency-Key header, which only send_agent_float and buy_airtime honour',
+        : `the body cannot be read: unsupported Content-Type, bad syntax, over the size limit; or an Idempotency-Key header, which only ${keyedOperations.join(' and ')} honour`,
     },
     { code: '2000', httpStatus: 405, when: 'any method but POST', headers: ['Allow'] },
     {
@@ -80,8 +74,14 @@ function failuresOf(name: ApiFunctionName, hasParameters: boolean): Failure[] {
           },
         ] as const)
       : []),
-    ...(name === 'send_agent_float'
-      ? [{ code: '7000', httpStatus: 402, when: 'the Agent Float channel cannot cover the amount' } as const]
+    ...(entry.paidFromBalance === true
+      ? [
+          {
+            code: '7000',
+            httpStatus: 402,
+            when: `the ${channelNames[entry.channel ?? 'float']} channel cannot cover the amount`,
+          } as const,
+        ]
       : []),
     ...(money
       ? [{ code: '8000', httpStatus: 409, when: 'the provider refused the transaction at once' } as const]
@@ -159,10 +159,8 @@ function failureResponses(name: ApiFunctionName, failures: readonly Failure[], m
       // A keyed money request replays its first answer: a success, a refusal (8000) or a provider failure.
       if (money && (httpStatus === 409 || httpStatus === 502)) names.add('Idempotency-Replayed');
       const messages = group.map((failure) =>
-        failure.code === '8000'
-          ? name === 'buy_airtime'
-            ? 'Purchase Cancelled'
-            : 'Agent Float Cancelled'
+        failure.code === '8000' && isCancellable(name)
+          ? failureMessage('8000', name)
           : statusCodes[failure.code].message,
       );
       return [
@@ -228,7 +226,7 @@ function operation(name: ApiFunctionName) {
             type: 'object',
             required: ['status', 'data'],
             properties: {
-              status: statusSchema('SUCCESS', ['0000'], [successMessageOf[name]]),
+              status: statusSchema('SUCCESS', ['0000'], [operationCatalog[name].successMessage]),
               data: jsonSchemaOf(successDataSchemas[name]),
             },
           }),
@@ -263,7 +261,7 @@ const unknownFunction = {
 };
 
 export function openApiDocument(): Record<string, unknown> {
-  const names = Object.keys(apiFunctions) as ApiFunctionName[];
+  const names = Object.keys(operationCatalog) as ApiFunctionName[];
   return {
     openapi: '3.1.0',
     info: {

@@ -1,5 +1,9 @@
-// The ten API functions the client calls: the name on the wire and how safe each is to send twice.
-// That safety decides retries once a request may have reached the service (see retry-rules.ts).
+// The API functions the client calls, from the operation catalog of @topup/validation: the name on the
+// wire and how safe each is to send twice. That safety decides retries once a request may have reached
+// the service (see retry-rules.ts).
+
+import { operationCatalog } from '@topup/validation';
+import type { ApiFunctionName } from '@topup/validation';
 
 /**
  * - `keyed`: an operation sent with an `Idempotency-Key`; the service answers a repeat from the first
@@ -15,15 +19,13 @@ export interface ApiFunction {
   readonly safety: RetrySafety;
 }
 
-export const apiFunctions = {
-  sendAgentFloat: { wireName: 'send_agent_float', safety: 'keyed' },
-  buyAirtime: { wireName: 'buy_airtime', safety: 'keyed' },
-  getBalance: { wireName: 'get_balance', safety: 'read' },
-  getTransaction: { wireName: 'get_transaction', safety: 'read' },
-  addCallbackEndpoint: { wireName: 'add_callback_endpoint', safety: 'change' },
-  listCallbackEndpoints: { wireName: 'list_callback_endpoints', safety: 'read' },
-  removeCallbackEndpoint: { wireName: 'remove_callback_endpoint', safety: 'change' },
-  rotateCallbackSecret: { wireName: 'rotate_callback_secret', safety: 'change' },
-  resendCallback: { wireName: 'resend_callback', safety: 'change' },
-  listCallbackDeliveries: { wireName: 'list_callback_deliveries', safety: 'read' },
-} as const satisfies Record<string, ApiFunction>;
+type Catalog = typeof operationCatalog;
+type MethodName = Catalog[ApiFunctionName]['clientMethod'];
+
+/** The wire name and retry safety of each client method, read from the service's operation catalog. */
+export const apiFunctions = Object.fromEntries(
+  (Object.keys(operationCatalog) as ApiFunctionName[]).map((wireName) => {
+    const { clientMethod, kind } = operationCatalog[wireName];
+    return [clientMethod, { wireName, safety: kind === 'money' ? 'keyed' : kind }];
+  }),
+) as Readonly<Record<MethodName, ApiFunction>>;

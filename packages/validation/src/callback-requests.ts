@@ -1,4 +1,4 @@
-// Requests of the callback functions (DESIGN.md section 6): managing endpoints, resending a
+// Requests of the callback functions (docs/architecture.md, Callbacks): managing endpoints, resending a
 // callback and listing deliveries. URL policy that depends on the mode (https only in live mode, no
 // private addresses) belongs to the server; here a URL only has to be absolute http(s).
 

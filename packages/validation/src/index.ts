@@ -4,9 +4,13 @@
 export {
   apiFunctions,
   isApiFunctionName,
+  keyedOperations,
+  operationCatalog,
   requestJsonSchema,
   requestSchemas,
   type ApiFunctionName,
+  type OperationEntry,
+  type OperationKind,
 } from './api-functions.js';
 export {
   getBalanceSchema,

@@ -2,17 +2,19 @@
 // validated request, so the same request sent as JSON or as XML has the same fingerprint.
 
 import { createHash } from 'node:crypto';
+import { keyedOperations } from '@topup/validation';
 import type { ApiFunctionName } from '@topup/validation';
 import { ApiFailure } from '../api-failure.js';
 
 const acceptableKey = /^[\x21-\x7e]{1,255}$/;
 
 /**
- * The functions that honour a key: the two money operations. A key on any other function is refused
- * rather than ignored, since a caller who sends one expects a repeat to be answered, not carried out again
- * (a second add_callback_endpoint would add a second endpoint).
+ * The functions that honour a key: the money operations. A key on any other function is refused rather
+ * than ignored, since a caller who sends one expects a repeat to be answered, not carried out again (a
+ * second add_callback_endpoint would add a second endpoint).
  */
-const keyedFunctions: ReadonlySet<ApiFunctionName> = new Set(['send_agent_float', 'buy_airtime']);
+const keyedFunctions: ReadonlySet<ApiFunctionName> = new Set(keyedOperations);
+const keyedList = keyedOperations.join(' and ');
 
 /** The key, or undefined when the header is absent; 1000 when it is unusable, or sent where no key is honoured. */
 export function idempotencyKeyOf(header: string, functionName: ApiFunctionName): string | undefined {
@@ -22,7 +24,7 @@ export function idempotencyKeyOf(header: string, functionName: ApiFunctionName):
   }
   if (!keyedFunctions.has(functionName)) {
     throw new ApiFailure('1000', [
-      `Idempotency-Key is honoured only by send_agent_float and buy_airtime, not by ${functionName}; ` +
+      `Idempotency-Key is honoured only by ${keyedList}, not by ${functionName}; ` +
         'send the request without it',
     ]);
   }

@@ -1,7 +1,7 @@
 // Every API function the server answers: its handler, and how its body is validated.
 
-import { apiFunctions } from '@topup/validation';
-import type { ApiFunctionName } from '@topup/validation';
+import { apiFunctions, operationCatalog } from '@topup/validation';
+import type { ApiFunctionName, OperationEntry } from '@topup/validation';
 import type { Config } from '@topup/service';
 import type { RequestParser } from '../middleware/request-validation.js';
 import type { ApiHandler } from './api-function.js';
@@ -35,16 +35,12 @@ export const handlers: Readonly<Record<ApiFunctionName, AnyHandler>> = {
 
 export const functionNames: ReadonlySet<string> = new Set(Object.keys(handlers));
 
-/** The validator of a function, with the configured amount bounds for the two money operations. */
+/** The validator of a function, with the configured amount bounds of its channel for a money operation. */
 export function parserFor(config: Config): (name: string) => RequestParser {
   const parsers = new Map<string, RequestParser>();
   for (const name of Object.keys(apiFunctions) as ApiFunctionName[]) {
-    const amount =
-      name === 'send_agent_float'
-        ? config.amounts.float
-        : name === 'buy_airtime'
-          ? config.amounts.airtime
-          : undefined;
+    const entry: OperationEntry = operationCatalog[name];
+    const amount = entry.channel === undefined ? undefined : config.amounts[entry.channel];
     const parse = apiFunctions[name] as (input: unknown, options?: object) => ReturnType<RequestParser>;
     parsers.set(name, (body) => parse(body, amount === undefined ? undefined : { amount }));
   }
