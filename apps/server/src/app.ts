@@ -23,6 +23,7 @@ import { rateLimiting } from './middleware/rate-limiting.js';
 import { requestContext } from './middleware/request-context.js';
 import { requestValidation } from './middleware/request-validation.js';
 import { storeDeadline } from './middleware/store-deadline.js';
+import { providerWebhooks } from './provider-webhooks.js';
 import { openApiDocument } from './openapi.js';
 import type { AuthenticationFailureLimiter } from './rate-limit/authentication-failure-limiter.js';
 import type { RateLimiter } from './rate-limit/rate-limiter.js';
@@ -105,6 +106,8 @@ export function createApp(deps: AppDependencies): Koa<ApiState> {
   app
     .use(requestContext(deps.logger, deps.metrics))
     .use(operational.routes())
+    // Providers' pushed results answer in each provider's own form, not in envelopes.
+    .use(providerWebhooks(deps))
     .use(envelopeErrors())
     .use(storeDeadline(deps.config.storeTimeouts.requestDeadlineMs))
     .use(functionLookup(functionNames))

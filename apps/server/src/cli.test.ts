@@ -19,7 +19,9 @@ const allMigrations = [
   '0005_leaner_transaction_writes',
   '0006_unapplied_resolutions',
   '0007_fair_claims',
+  '0008_transaction_legs',
   'providers/0001_simulator_jobs',
+  'providers/0002_webhook_inbox',
 ];
 
 describe('the operator CLI and `pnpm start` as real processes', () => {
@@ -307,6 +309,69 @@ describe('the operator commands', () => {
     expect(human.stdout).toContain(`${reference}  asked completed, was cancelled  provider code LATE-7`);
     const none = await runCli(['ledger', 'unapplied', '--reference', 'TXNONE'], env);
     expect(none.stdout).toBe('No unapplied resolutions.\n');
+  });
+
+  it('lists the legs waiting for review and settles one, recording who did, and nothing else', async () => {
+    const store = await openStore({ dataDir });
+    const references: string[] = [];
+    try {
+      const ledger = createLedger(store);
+      const account = await ledger.createAccount({ name: 'Review Ltd' });
+      await ledger.fund(account.id, 'float', 100_000n);
+      const parsed = parseSendAgentFloat({ mobile: '254733000123', amount: '100' });
+      if (!parsed.ok) throw new Error(parsed.errors.join(', '));
+      for (let index = 0; index < 2; index += 1) {
+        const outcome = await ledger.requestAgentFloat({ accountId: account.id, request: parsed.value });
+        if (outcome.kind !== 'created') throw new Error(`Expected a transaction, received ${outcome.kind}.`);
+        references.push(outcome.transaction.reference);
+        await ledger.noteUnsettledLeg(outcome.transaction.reference, {
+          state: 'unknown',
+          provider: 'sandbox',
+          nextQueryAt: new Date(),
+          review: true,
+        });
+      }
+      await ledger.close();
+    } finally {
+      await store.close();
+    }
+    const [failedRef = '', waitingRef = ''] = references;
+
+    const waiting = await runCli(['legs', 'unresolved', '--json'], env);
+    expect(waiting.code).toBe(0);
+    expect((JSON.parse(waiting.stdout) as { id: string }[]).map((leg) => leg.id)).toEqual(
+      expect.arrayContaining([`${failedRef}-disbursement`, `${waitingRef}-disbursement`]),
+    );
+
+    const settled = await runCli(
+      ['legs', 'resolve', '--leg', `${failedRef}-disbursement`, '--as', 'failed', '--by', 'amina', '--json'],
+      env,
+    );
+    expect(settled.code).toBe(0);
+    expect(JSON.parse(settled.stdout)).toMatchObject({
+      settled: true,
+      transaction: { reference: failedRef, state: 'cancelled' },
+      leg: { state: 'failed', reviewed_by: 'amina', provider: 'sandbox' },
+    });
+    const listed = await runCli(['legs', 'list', '--reference', failedRef], env);
+    expect(listed.stdout).toContain(`${failedRef}-disbursement  failed  via sandbox`);
+    expect(listed.stdout).toContain('settled by amina');
+
+    const again = await runCli(
+      ['legs', 'resolve', '--leg', `${failedRef}-disbursement`, '--as', 'succeeded'],
+      env,
+    );
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`Expected a leg waiting for review with id ${failedRef}-disbursement`);
+    const badOutcome = await runCli(
+      ['legs', 'resolve', '--leg', `${waitingRef}-disbursement`, '--as', 'maybe'],
+      env,
+    );
+    expect(badOutcome.code).toBe(64);
+    const still = await runCli(['legs', 'unresolved', '--json'], env);
+    expect((JSON.parse(still.stdout) as { id: string }[]).map((leg) => leg.id)).toContain(
+      `${waitingRef}-disbursement`,
+    );
   });
 
   it('suspends, resumes and closes an account, and refuses to reopen a closed one', async () => {

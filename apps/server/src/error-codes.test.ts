@@ -18,6 +18,7 @@ const formats = [
   { name: 'JSON', accept: 'application/json', contentType: 'application/json', body: JSON.stringify },
   {
     name: 'XML',
+    idempotentSubmissions: true,
     accept: 'text/xml',
     contentType: 'text/xml',
     body: (fields: Record<string, string>) => xmlBody(fields),
@@ -431,6 +432,7 @@ describe.each(openTestStores())('limits and outages on $name', (stores) => {
     const submitted: string[] = [];
     const silent: Provider = {
       name: 'silent',
+      idempotentSubmissions: true,
       submit: (transaction) => {
         submitted.push(transaction.reference);
         return new Promise(() => undefined);
@@ -519,6 +521,7 @@ describe.each(openTestStores())('limits and outages on $name', (stores) => {
     const store = await stores.open();
     const failing: Provider = {
       name: 'failing',
+      idempotentSubmissions: true,
       submit: () => Promise.reject(new Error('socket hang up')),
       readyResults: () => Promise.resolve([]),
       acknowledge: () => Promise.resolve(),

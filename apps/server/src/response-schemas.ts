@@ -114,13 +114,23 @@ export const resentData = z.strictObject({
   resend: z.strictObject({ reference: z.string(), queued: digits }),
 });
 export const deliveriesData = z.strictObject({ errors, deliveries: z.array(delivery) });
+const legs = z.array(
+  z.strictObject({
+    id: z.string(),
+    kind: z.enum(['disbursement', 'payment', 'delivery', 'refund']),
+    provider: z.string(),
+    state: z.enum(['submitted', 'pending', 'succeeded', 'failed', 'unknown']),
+    provider_reference: z.string(),
+    updated: isoTime,
+  }),
+);
 
 /** The success `data` of each function. */
 export const successDataSchemas: Readonly<Record<ApiFunctionName, z.ZodType>> = {
   send_agent_float: agentFloatData,
   buy_airtime: airtimeData,
   get_balance: balanceData,
-  get_transaction: z.union([agentFloatData, airtimeData]),
+  get_transaction: z.union([agentFloatData.extend({ legs }), airtimeData.extend({ legs })]),
   add_callback_endpoint: addedEndpointData,
   list_callback_endpoints: endpointsData,
   remove_callback_endpoint: removedEndpointData,

@@ -104,6 +104,8 @@ export function providerWithinBudget(provider: Provider, budget: StoreBudget): P
   if (!storeBacked.has(provider)) return provider;
   return {
     name: provider.name,
+    idempotentSubmissions: provider.idempotentSubmissions,
+    ...(provider.webhooks === undefined ? {} : { webhooks: provider.webhooks }),
     submit: (transaction) => budget.spend(() => provider.submit(transaction)),
     readyResults: (limit) => provider.readyResults(limit),
     acknowledge: (resultIds) => provider.acknowledge(resultIds),

@@ -12,7 +12,7 @@ import type {
   RequestFields,
   ResentCallbackData,
   RotatedCallbackSecretData,
-  TransactionData,
+  FoundTransactionData,
 } from '@topup/envelope';
 import type {
   AddCallbackEndpointInput,
@@ -61,7 +61,10 @@ export interface TopupClient {
   /** `get_balance`: both channels of the account. */
   getBalance(input?: GetBalanceInput, options?: CallOptions): Promise<TopupResult<BalanceData>>;
   /** `get_transaction`: one of the account's transactions by reference, in its current state. */
-  getTransaction(input: GetTransactionInput, options?: CallOptions): Promise<TopupResult<TransactionData>>;
+  getTransaction(
+    input: GetTransactionInput,
+    options?: CallOptions,
+  ): Promise<TopupResult<FoundTransactionData>>;
   /** `add_callback_endpoint`: registers a URL; the answer holds its secret, shown only here. */
   addCallbackEndpoint(
     input: AddCallbackEndpointInput,

@@ -293,6 +293,49 @@ export type AirtimeCallbackData = Omit<AirtimeData, 'payment'>;
 export type TransactionData = AgentFloatData | AirtimeData;
 
 /**
+ * One leg of a transaction, as `get_transaction` shows it: float is one `disbursement`; airtime is a
+ * `payment`, then a `delivery`, then a `refund` when the delivery failed after payment. `state` is
+ * `submitted`, `pending`, `succeeded`, `failed` or `unknown`; `updated` is ISO 8601 in UTC.
+ *
+ * @example
+ * ```ts
+ * import type { TransactionLegView } from '@topup/envelope';
+ *
+ * const leg: TransactionLegView = {
+ *   id: 'TXVQYSN6XMFZTY-payment',
+ *   kind: 'payment',
+ *   provider: 'sandbox',
+ *   state: 'succeeded',
+ *   provider_reference: 'SIM1A2B3C4D5E',
+ *   updated: '2025-11-21T11:05:10.000Z',
+ * };
+ * ```
+ */
+export interface TransactionLegView {
+  id: string;
+  kind: string;
+  provider: string;
+  state: string;
+  provider_reference: string;
+  updated: string;
+}
+
+/**
+ * `get_transaction`: the transaction's data, as its operation answered it, and its legs in the order they
+ * happen (none before it is submitted).
+ *
+ * @example
+ * ```ts
+ * import type { FoundTransactionData } from '@topup/envelope';
+ *
+ * function stillWithProvider(data: FoundTransactionData): boolean {
+ *   return data.legs.some((leg) => leg.state === 'submitted' || leg.state === 'pending');
+ * }
+ * ```
+ */
+export type FoundTransactionData = TransactionData & { legs: TransactionLegView[] };
+
+/**
  * `get_balance`: both channels of the caller.
  *
  * @example

@@ -39,6 +39,8 @@ export type {
   RotatedCallbackSecretData,
   Transaction,
   TransactionData,
+  FoundTransactionData,
+  TransactionLegView,
   TransactionState,
   TransactionStatus,
   TransactionType,

@@ -8,6 +8,7 @@ const entryNames: Readonly<Record<string, string>> = {
   endpoints: 'endpoint',
   deliveries: 'delivery',
   attempts: 'attempt',
+  legs: 'leg',
 };
 
 /** The element name of one entry of the list under `key`, or undefined when `key` is not a list. */

@@ -2,16 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Account } from './accounts.js';
 import { outboxChannel } from './callback-outbox.js';
 import { createLedger, type Ledger } from './ledger.js';
-import type { RequestOutcome } from './outcomes.js';
-import { airtimeRequest, floatRequest } from './testing/requests.js';
+import { airtimeRequest, floatRequest, referenceOf } from './testing/requests.js';
 import { openTestStore, testStoreKinds, type TestStore } from './testing/stores.js';
 import { waitFor } from './testing/wait.js';
-
-function referenceOf(outcome: RequestOutcome): string {
-  if (outcome.kind !== 'created')
-    throw new Error(`Expected a created transaction, received ${outcome.kind}.`);
-  return outcome.transaction.reference;
-}
 
 describe.each(testStoreKinds())('the callback outbox on %s', (kind) => {
   let test: TestStore;

@@ -3,7 +3,7 @@ import type { Account } from './accounts.js';
 import { idempotencyWindowMs } from './idempotency.js';
 import { createLedger, type Ledger } from './ledger.js';
 import type { RequestOutcome, StoredResponse } from './outcomes.js';
-import { airtimeRequest, floatRequest } from './testing/requests.js';
+import { airtimeRequest, floatRequest, referenceOf } from './testing/requests.js';
 import { openTestStore, testStoreKinds, type TestStore } from './testing/stores.js';
 
 const response: StoredResponse = {
@@ -12,12 +12,6 @@ const response: StoredResponse = {
   body: '{"status":{"type":"SUCCESS","code":"0000","message":"Agent float requested"}}',
   headers: { 'X-Request-Id': 'req-1' },
 };
-
-function referenceOf(outcome: RequestOutcome): string {
-  if (outcome.kind !== 'created')
-    throw new Error(`Expected a created transaction, received ${outcome.kind}.`);
-  return outcome.transaction.reference;
-}
 
 describe.each(testStoreKinds())('idempotency keys on %s', (kind) => {
   let test: TestStore;

@@ -14,6 +14,7 @@ export type { ChannelBalance, ChannelName } from './ledger-accounts.js';
 export type { IdempotencyClaim, IdempotentSave } from './idempotency.js';
 export type { RequestOutcome, ResolveOutcome, StoredResponse } from './outcomes.js';
 export type { TransactionRecord } from './transaction-record.js';
+export type { LegKind, LegState, TransactionLeg, UnsettledLeg } from './transaction-legs.js';
 export type { Contact } from './contacts.js';
 export type { CallbackEndpoint, CallbackFormat, NewCallbackEndpoint } from './callback-endpoints.js';
 export type { CallbackEvent } from './callback-payload.js';

@@ -20,7 +20,8 @@ export type LedgerErrorCode =
   | 'token_not_found'
   | 'invalid_input'
   | 'ledger_closed'
-  | 'endpoint_limit_reached';
+  | 'endpoint_limit_reached'
+  | 'leg_not_found';
 
 /**
  * The error of an operation the ledger refuses (an unknown or closed account, invalid input, a closed

@@ -50,6 +50,14 @@ import {
   type TransactionRecord,
   type TransactionRow,
 } from './transaction-record.js';
+import {
+  findLegForReview,
+  listLegs,
+  listLegsForReview,
+  noteUnsettledLeg,
+  type TransactionLeg,
+  type UnsettledLeg,
+} from './transaction-legs.js';
 import { applyTransfers } from './transfers.js';
 import { listUnappliedResolutions, type UnappliedResolution } from './unapplied-resolutions.js';
 import { verifyLedger, type VerifyReport } from './verify.js';
@@ -123,9 +131,14 @@ export interface LedgerOptions {
  * }
  * ```
  */
+/** The reason a caller reads when an operator's review found that the provider did not carry it out. */
+const SETTLED_AS_FAILED = 'the provider did not carry it out';
+
 export interface CancelResult {
   reason: string;
   providerCode?: string;
+  /** The provider that carried the transaction, recorded on its legs. */
+  provider?: string;
   /**
    * Airtime only: the payer's payment had been collected when the purchase failed (e.g. delivery failed
    * after payment), so the ledger records the collection and its refund and the payer nets zero.
@@ -218,7 +231,7 @@ export interface Ledger {
    */
   purgeExpiredIdempotencyKeys(limit?: number): Promise<number>;
   markSubmitted(reference: string): Promise<void>;
-  complete(reference: string, result: { providerCode: string }): Promise<ResolveOutcome>;
+  complete(reference: string, result: { providerCode: string; provider?: string }): Promise<ResolveOutcome>;
   cancel(reference: string, result: CancelResult): Promise<ResolveOutcome>;
   /**
    * Completions and cancellations refused because their transaction was already resolved the other way
@@ -228,8 +241,30 @@ export interface Ledger {
   /** Only the caller's own transaction. */
   getTransaction(accountId: string, reference: string): Promise<TransactionRecord | undefined>;
   findTransaction(reference: string): Promise<TransactionRecord | undefined>;
-  /** Still requested, created before `olderThan`, oldest first. */
+  /**
+   * Still requested, created before `olderThan`, oldest first; leaving out those whose leg is not to be
+   * asked about again yet, or waits for an operator's review.
+   */
   listExpired(olderThan: Date, limit: number): Promise<TransactionRecord[]>;
+  /** The legs of a transaction, in the order they happen ([] when unknown or not yet submitted). */
+  legs(reference: string): Promise<TransactionLeg[]>;
+  /**
+   * Notes that the provider has not settled the leg of still-requested transaction `reference`: when to
+   * ask again and, once the reconciliation window is over, that it waits for an operator. Returns false
+   * when there was nothing to note (the transaction is resolved, or its leg has ended).
+   */
+  noteUnsettledLeg(reference: string, leg: UnsettledLeg): Promise<boolean>;
+  /** Legs waiting for an operator's review, longest waiting first (default at most 100). */
+  legsForReview(limit?: number): Promise<TransactionLeg[]>;
+  /**
+   * Settles a leg waiting for review as the operator `by` established it with the provider: `succeeded`
+   * completes its transaction, `failed` cancels it (nothing was collected). The leg records who settled
+   * it, in the database transaction of the resolution. `leg_not_found` when no leg with that id waits.
+   */
+  settleReviewedLeg(
+    id: string,
+    settlement: { as: 'succeeded' | 'failed'; by: string },
+  ): Promise<ResolveOutcome>;
   /** Requested and never submitted, created before `olderThan`, oldest first. */
   listUnsubmitted(olderThan: Date, limit: number): Promise<TransactionRecord[]>;
 
@@ -504,14 +539,36 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
       return idempotency.purgeExpiredKeys(store, now(), limit);
     },
     markSubmitted: (reference) => submissions.submit(reference),
-    complete: (reference, result) =>
-      resolve(reference, { kind: 'complete', providerCode: result.providerCode }),
+    complete: (reference, result) => resolve(reference, { kind: 'complete', ...result }),
     cancel: (reference, result) => resolve(reference, { kind: 'cancel', ...result }),
     listUnappliedResolutions: (filter = {}) => listUnappliedResolutions(store, filter),
     getTransaction: (accountId, reference) => findRecord(reference, accountId),
     findTransaction: (reference) => findRecord(reference),
-    listExpired: (olderThan, limit) => listRequested(store, olderThan, limit, false, timeZone),
-    listUnsubmitted: (olderThan, limit) => listRequested(store, olderThan, limit, true, timeZone),
+    listExpired: (olderThan, limit) => listRequested(store, olderThan, limit, false, timeZone, now()),
+    listUnsubmitted: (olderThan, limit) => listRequested(store, olderThan, limit, true, timeZone, now()),
+    legs: (reference) => listLegs(store, reference),
+    noteUnsettledLeg: (reference, leg) => noteUnsettledLeg(store, reference, leg, now()),
+    legsForReview: (limit = 100) => listLegsForReview(store, limit),
+    async settleReviewedLeg(id, settlement) {
+      if (settlement.by.trim() === '') {
+        throw new LedgerError(
+          'invalid_input',
+          'Expected the name of the operator settling the leg, received none.',
+        );
+      }
+      const found = await findLegForReview(store, id);
+      if (found === undefined) {
+        throw new LedgerError(
+          'leg_not_found',
+          `Expected a leg waiting for review with id ${id}, found none.`,
+        );
+      }
+      const { reference, provider } = found.leg;
+      const by = { provider, reviewedBy: settlement.by.trim() };
+      return settlement.as === 'succeeded'
+        ? resolve(reference, { kind: 'complete', providerCode: '', ...by })
+        : resolve(reference, { kind: 'cancel', reason: SETTLED_AS_FAILED, ...by });
+    },
 
     findContact: (accountId, mobile) => findContact(store, accountId, mobile),
 

@@ -265,6 +265,34 @@ const fairClaims: Migration = {
   ],
 };
 
+// A transaction is carried out as legs (float: a disbursement; airtime: a payment, a delivery, and a refund
+// when the delivery fails after payment). A leg's row is written when the ledger learns something of it
+// beyond its submission: its end, in the database transaction that resolves its transaction, or that its
+// provider has not settled it yet (when to ask again, whether it waits for an operator's review). A leg
+// only submitted is the transaction's own `submitted_at`, so the common path writes no extra row for it.
+const transactionLegs: Migration = {
+  id: '0008_transaction_legs',
+  statements: [
+    `CREATE TABLE IF NOT EXISTS transaction_legs (
+      reference text NOT NULL REFERENCES transactions (reference),
+      kind text NOT NULL CHECK (kind IN ('disbursement', 'payment', 'delivery', 'refund')),
+      provider text NOT NULL DEFAULT '',
+      state text NOT NULL CHECK (state IN ('submitted', 'pending', 'succeeded', 'failed', 'unknown')),
+      provider_reference text NOT NULL DEFAULT '',
+      queries integer NOT NULL DEFAULT 0,
+      next_query_at timestamptz,
+      review_since timestamptz,
+      reviewed_by text NOT NULL DEFAULT '',
+      reviewed_at timestamptz,
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL,
+      PRIMARY KEY (reference, kind)
+    ) WITH (fillfactor = 90)`,
+    `CREATE INDEX IF NOT EXISTS transaction_legs_review ON transaction_legs (review_since)
+      WHERE review_since IS NOT NULL AND reviewed_at IS NULL`,
+  ],
+};
+
 /** Every migration, in the order they apply. */
 export const migrations: readonly Migration[] = [
   ledgerSchema,
@@ -273,4 +301,5 @@ export const migrations: readonly Migration[] = [
   leanerTransactionWrites,
   unappliedResolutions,
   fairClaims,
+  transactionLegs,
 ];

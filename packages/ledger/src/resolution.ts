@@ -17,6 +17,7 @@ import type { ResolveOutcome } from './outcomes.js';
 import { runWithWrites } from './sql-statement.js';
 import { unappliedInsertStatement, type UnappliedResolution } from './unapplied-resolutions.js';
 import type { Queryable } from './store.js';
+import { legEndStatement, legEndsOf, type LegEnd } from './transaction-legs.js';
 import {
   transactionColumns,
   transactionRecordOf,
@@ -31,15 +32,23 @@ import {
   type TransferInput,
 } from './transfers.js';
 
+/** Who reached a resolution: the provider that carried the transaction, or the operator who reviewed it. */
+interface ResolvedBy {
+  /** The provider that carried the transaction, recorded on its legs. */
+  provider?: string;
+  /** The operator whose review settled the transaction's leg. */
+  reviewedBy?: string;
+}
+
 export type Resolution =
-  | { kind: 'complete'; providerCode: string }
-  | {
+  | ({ kind: 'complete'; providerCode: string } & ResolvedBy)
+  | ({
       kind: 'cancel';
       reason: string;
       providerCode?: string;
       /** Airtime: the payer's payment was collected before the failure, so it is collected and refunded. */
       paymentCollected?: boolean;
-    };
+    } & ResolvedBy);
 
 export interface ResolutionContext {
   now: Date;
@@ -322,6 +331,7 @@ export async function resolveBatch(
   // Each transaction's effect in turn, so each callback carries the balance just after its own.
   const announced: AnnouncedTransaction[] = [];
   const allTransfers: TransferInput[] = [];
+  const legEnds: LegEnd[] = [];
   const post = (record: TransactionRecord, transfers: readonly TransferInput[]) => {
     for (const [id, delta] of balanceDeltas(transfers)) {
       const account = running.get(id);
@@ -345,6 +355,7 @@ export async function resolveBatch(
         ? floatEffect(record, resolution, pending.get(record.reference))
         : airtimeEffect(record, resolution, channelIds.get(`${record.accountId}:airtime`), context),
     );
+    legEnds.push(...legEndsOf(record, resolution));
     const channelName = channelOf(record);
     const channelId = channelIds.get(`${record.accountId}:${channelName}`);
     const channelAccount = channelId === undefined ? undefined : running.get(channelId);
@@ -353,7 +364,15 @@ export async function resolveBatch(
     announced.push({ record, channel: channelBalanceOf(channelName, channelAccount) });
   }
   for (const record of late) {
-    const collectedAndRefunded: Resolution = { kind: 'cancel', reason: '', paymentCollected: true };
+    const asked = requests.find((request) => request.reference === record.reference)?.resolution;
+    const collectedAndRefunded: Resolution = {
+      kind: 'cancel',
+      reason: '',
+      paymentCollected: true,
+      ...(asked?.provider === undefined ? {} : { provider: asked.provider }),
+      ...(asked?.providerCode === undefined ? {} : { providerCode: asked.providerCode }),
+    };
+    legEnds.push(...legEndsOf(record, collectedAndRefunded));
     post(
       record,
       airtimeEffect(record, collectedAndRefunded, channelIds.get(`${record.accountId}:airtime`), context),
@@ -364,6 +383,7 @@ export async function resolveBatch(
     transferInsertStatement(allTransfers, now),
     balanceUpdateStatement(balanceDeltas(allTransfers)),
     unappliedInsertStatement(disagreeing(requests, outcomes), now),
+    legEndStatement(legEnds, now),
   ]);
   return { outcomes, callbacks: queued.length };
 }
@@ -424,19 +444,26 @@ export async function markAllSubmitted(
   );
 }
 
-/** Requested transactions created before `olderThan`, oldest first; `unsubmittedOnly` narrows to never submitted. */
+/**
+ * Requested transactions created before `olderThan`, oldest first; `unsubmittedOnly` narrows to never
+ * submitted. A transaction whose leg is not to be asked about again before a later time, or waits for an
+ * operator's review, is left out, so it stands in front of no other.
+ */
 export async function listRequested(
   db: Queryable,
   olderThan: Date,
   limit: number,
   unsubmittedOnly: boolean,
   timeZone: string,
+  now: Date,
 ): Promise<TransactionRecord[]> {
   const { rows } = await db.query<TransactionRow>(
-    `SELECT ${transactionColumns} FROM transactions
+    `SELECT ${transactionColumns} FROM transactions t
      WHERE state = 'requested' AND created_at < $1::timestamptz AND (NOT $3::boolean OR submitted_at IS NULL)
+       AND NOT EXISTS (SELECT 1 FROM transaction_legs l WHERE l.reference = t.reference
+         AND (l.next_query_at > $4::timestamptz OR l.review_since IS NOT NULL))
      ORDER BY created_at, reference LIMIT $2`,
-    [olderThan.toISOString(), limit, unsubmittedOnly],
+    [olderThan.toISOString(), limit, unsubmittedOnly, now.toISOString()],
   );
   return rows.map((row) => transactionRecordOf(row, timeZone));
 }

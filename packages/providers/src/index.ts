@@ -1,9 +1,20 @@
-// Public API of @topup/providers: the interface every money network and airtime carrier sits behind, and
-// the sandbox simulator that plays all of them.
+// Public API of @topup/providers: the interface every money network and airtime carrier sits behind, the
+// sandbox simulator that plays all of them, and the inbox of results providers push.
 
-export type { Provider, ProviderResult, ProviderStatus, SubmitResult } from './provider.js';
+export type {
+  Provider,
+  ProviderResult,
+  ProviderStatus,
+  SubmitResult,
+  WebhookCall,
+  WebhookEvent,
+  WebhookReceiver,
+  WebhookReply,
+} from './provider.js';
 export { createSandboxSimulator } from './sandbox-simulator.js';
 export type { SandboxSimulatorOptions } from './sandbox-simulator.js';
 export { sandboxOutcome } from './sandbox-outcomes.js';
 export type { SandboxOutcome } from './sandbox-outcomes.js';
-export { migrateSandboxSimulator } from './simulator-migrations.js';
+export { migrateProviders } from './provider-migrations.js';
+export { markWebhookCallsApplied, storeWebhookCall, unappliedWebhookCalls } from './webhook-inbox.js';
+export type { InboxEntry } from './webhook-inbox.js';

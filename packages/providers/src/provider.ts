@@ -1,7 +1,8 @@
 // The one small interface every money network and airtime carrier sits behind. The server submits a
-// transaction within the request; results arrive later and the worker applies them through the ledger. The
-// worker asks a provider about a transaction (`query`) before it gives up on one, since only the provider
-// knows whether a transaction it was sent has happened.
+// transaction within the request; results arrive later, pulled (`readyResults`) or pushed to the server's
+// webhook route (`webhooks`), and the worker applies them through the ledger. The worker asks a provider
+// about a transaction (`query`) before it gives up on one, since only the provider knows whether a
+// transaction it was sent has happened.
 
 import type { TransactionRecord } from '@topup/ledger';
 
@@ -69,6 +70,78 @@ export type ProviderStatus =
   | { readonly kind: 'not_found' };
 
 /**
+ * A webhook call as the server received it at `/providers/<provider>/<token>/<event>`.
+ *
+ * @example
+ * ```ts
+ * import type { WebhookCall } from '@topup/providers';
+ *
+ * const call: WebhookCall = { event: 'result', contentType: 'application/json', body: '{}' };
+ * ```
+ */
+export interface WebhookCall {
+  /** The last path segment: which of the provider's callbacks this is. */
+  readonly event: string;
+  readonly contentType: string;
+  /** The raw body, as received. */
+  readonly body: string;
+}
+
+/**
+ * What a provider's webhook call says: results to apply (under the provider's own event id, so a repeat is
+ * stored once), a well-formed call with nothing to apply, or a call that cannot be read.
+ *
+ * @example
+ * ```ts
+ * import type { WebhookEvent } from '@topup/providers';
+ *
+ * function describe(event: WebhookEvent): string {
+ *   return event.kind === 'garbled' ? `unreadable: ${event.problem}` : `event ${event.eventId}`;
+ * }
+ * ```
+ */
+export type WebhookEvent =
+  | { readonly kind: 'results'; readonly eventId: string; readonly results: readonly ProviderResult[] }
+  | { readonly kind: 'ignored'; readonly eventId: string; readonly why: string }
+  | { readonly kind: 'garbled'; readonly problem: string };
+
+/**
+ * The HTTP answer a provider expects to its webhook call.
+ *
+ * @example
+ * ```ts
+ * import type { WebhookReply } from '@topup/providers';
+ *
+ * const accepted: WebhookReply = { status: 200, contentType: 'application/json', body: '{"ok":true}' };
+ * ```
+ */
+export interface WebhookReply {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+}
+
+/**
+ * A provider's pushed results: how its webhook calls are read, and answered in the form it expects.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { createSandboxSimulator } from '@topup/providers';
+ *
+ * const simulator = createSandboxSimulator(await openStore({ dataDir: 'memory://' }), { delayMs: 0 });
+ * const event = simulator.webhooks?.parse({ event: 'result', contentType: 'application/json', body: '{}' });
+ * console.log(event?.kind); // 'garbled'
+ * ```
+ */
+export interface WebhookReceiver {
+  /** Never throws: what cannot be read is `garbled`. */
+  parse(call: WebhookCall): WebhookEvent;
+  /** The answer to a call, once it is stored (or found stored already). */
+  reply(event: WebhookEvent): WebhookReply;
+}
+
+/**
  * A money network or airtime carrier as the server and the worker drive it.
  *
  * @example
@@ -83,6 +156,13 @@ export type ProviderStatus =
  */
 export interface Provider {
   readonly name: string;
+  /**
+   * Whether submitting the same reference again is safe (the provider deduplicates it). When not, a
+   * submission whose outcome is unknown is looked up with `query` before it is ever sent again.
+   */
+  readonly idempotentSubmissions: boolean;
+  /** How its pushed results are read, when it pushes them. */
+  readonly webhooks?: WebhookReceiver;
   /** Submits a transaction. Keyed by `reference`: submitting the same reference again never repeats it. */
   submit(transaction: TransactionRecord): Promise<SubmitResult>;
   /** Results that are ready, oldest first. A result stays ready until acknowledged. */

@@ -11,7 +11,8 @@ import type { Store, TransactionRecord } from '@topup/ledger';
 import { createBatchedWrites } from './batched-writes.js';
 import type { Provider, ProviderResult, ProviderStatus, SubmitResult } from './provider.js';
 import { sandboxOutcome } from './sandbox-outcomes.js';
-import { migrateSandboxSimulator } from './simulator-migrations.js';
+import { migrateProviders } from './provider-migrations.js';
+import { simulatorWebhooks } from './simulator-webhooks.js';
 
 /**
  * How the simulator behaves.
@@ -85,7 +86,7 @@ export function createSandboxSimulator(store: Store, options: SandboxSimulatorOp
   // The table is made on first use, once; a failed attempt is tried again by the next call.
   let table: Promise<unknown> | undefined;
   const tableReady = () => {
-    table ??= migrateSandboxSimulator(store).catch((error: unknown) => {
+    table ??= migrateProviders(store).catch((error: unknown) => {
       table = undefined;
       throw error;
     });
@@ -109,6 +110,9 @@ export function createSandboxSimulator(store: Store, options: SandboxSimulatorOp
   });
   return {
     name: 'sandbox',
+    // A job is keyed by its reference: a second submission of one writes nothing.
+    idempotentSubmissions: true,
+    webhooks: simulatorWebhooks,
 
     async submit(transaction: TransactionRecord): Promise<SubmitResult> {
       const outcome = sandboxOutcome(transaction);

@@ -171,7 +171,7 @@ describe('the service configuration', () => {
     expect(problemsOf({ REDIS_URL: 'redis//:s3cret@cache' })[0]).not.toContain('s3cret');
   });
 
-  it('documents every variable it reads in the README’s configuration table, and no other', async () => {
+  it('documents every variable it reads in the README’s configuration list, and no other', async () => {
     const source = await readFile(new URL('config.ts', import.meta.url), 'utf8');
     const start = source.indexOf('const environmentSchema');
     const schema = source.slice(start, source.indexOf('\n});', start));
@@ -180,8 +180,8 @@ describe('the service configuration', () => {
       .map((match) => match[1])
       .filter((name) => name !== 'INIT_CWD');
     const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
-    const table = readme.slice(readme.indexOf('### Configuration'));
-    const documented = [...table.matchAll(/^\| `([A-Z][A-Z0-9_]+)` +\|/gm)].map((match) => match[1]);
+    const section = readme.slice(readme.indexOf('### Configuration'));
+    const documented = [...section.matchAll(/^- `([A-Z][A-Z0-9_]+)` \(default /gm)].map((match) => match[1]);
     expect(read.length).toBeGreaterThan(30);
     expect([...documented].sort()).toEqual([...read].sort());
   });

@@ -1,6 +1,7 @@
 // Service configuration from environment variables, validated once at start. Each bad value is reported
 // with the variable's name, what was expected and what was received.
 
+import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import type { OpenStoreOptions } from '@topup/ledger';
 import { z } from 'zod';
@@ -47,6 +48,32 @@ const flag = z
   .enum(['true', 'false'], { error: 'expected true or false' })
   .transform((text) => text === 'true');
 
+// Addresses or CIDR ranges, comma-separated: who may call the provider webhook routes.
+const sourceList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ''),
+  )
+  .refine((entries) => entries.every((entry) => sourceRange(entry) !== undefined), {
+    error: 'expected IP addresses or CIDR ranges, comma-separated (e.g. 196.201.214.0/24,2001:db8::/32)',
+  });
+
+/** An address or CIDR range as `net.BlockList` takes it, or undefined when it is neither. */
+export function sourceRange(
+  entry: string,
+): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | undefined {
+  const [address = '', prefixText] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0) return undefined;
+  const max = version === 4 ? 32 : 128;
+  const prefix = prefixText === undefined ? max : Number(prefixText);
+  if (!/^\d{1,3}$/.test(prefixText ?? String(max)) || prefix > max) return undefined;
+  return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
+}
+
 const environmentSchema = z.object({
   PORT: integer(0, 65_535).default(8080),
   WORKER_PORT: integer(0, 65_535).default(8081),
@@ -76,6 +103,13 @@ const environmentSchema = z.object({
   PROVIDER_TIMEOUT_MS: integer(1, 120_000).default(10_000),
   SIMULATOR_DELAY_MS: integer(0, 3_600_000).default(1_500),
   TRANSACTION_TIMEOUT: integer(1, 86_400 * 7).default(600),
+  PROVIDER_WEBHOOK_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{32,256}$/, 'expected 32 to 256 letters, digits, _ or -')
+    .optional(),
+  PROVIDER_WEBHOOK_SOURCES: sourceList.optional(),
+  PROVIDER_QUERY_AFTER_SECONDS: integer(1, 86_400).default(60),
+  RECONCILIATION_WINDOW_SECONDS: integer(1, 86_400 * 30).default(86_400),
   CALLBACK_RETRY_SCHEDULE: retrySchedule.default([0, 5, 300, 1_800, 7_200, 18_000, 36_000, 36_000]),
   CALLBACK_SLOW_DOWN_FLOOR_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
   CALLBACK_SECRET_GRACE_SECONDS: integer(0, 86_400 * 30).default(86_400),
@@ -175,6 +209,14 @@ export interface Config {
   readonly providerTimeoutMs: number;
   readonly simulatorDelayMs: number;
   readonly transactionTimeoutSeconds: number;
+  /** The secret path segment of the provider webhook routes; unset, they answer 404. */
+  readonly providerWebhookToken: string | undefined;
+  /** Who may call the provider webhook routes (addresses or CIDR ranges); empty, anyone with the token. */
+  readonly providerWebhookSources: readonly string[];
+  /** A transaction with no result this long after it was made is asked about, then again with backoff. */
+  readonly providerQueryAfterSeconds: number;
+  /** How long past the transaction timeout a leg may stay unsettled before it waits for an operator. */
+  readonly reconciliationWindowSeconds: number;
   readonly callbackRetryScheduleSeconds: readonly number[];
   /** The least wait before retrying a callback after a 429 or a timeout, whatever the schedule. */
   readonly callbackSlowDownFloorSeconds: number;
@@ -250,6 +292,10 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     providerTimeoutMs: env.PROVIDER_TIMEOUT_MS,
     simulatorDelayMs: env.SIMULATOR_DELAY_MS,
     transactionTimeoutSeconds: env.TRANSACTION_TIMEOUT,
+    providerWebhookToken: env.PROVIDER_WEBHOOK_TOKEN,
+    providerWebhookSources: env.PROVIDER_WEBHOOK_SOURCES ?? [],
+    providerQueryAfterSeconds: env.PROVIDER_QUERY_AFTER_SECONDS,
+    reconciliationWindowSeconds: env.RECONCILIATION_WINDOW_SECONDS,
     callbackRetryScheduleSeconds: env.CALLBACK_RETRY_SCHEDULE,
     callbackSlowDownFloorSeconds: env.CALLBACK_SLOW_DOWN_FLOOR_SECONDS,
     callbackSecretGraceSeconds: env.CALLBACK_SECRET_GRACE_SECONDS,

@@ -2,7 +2,7 @@
 // metrics, the core (store, ledger, provider) they open, the worker's settings, where callbacks may go,
 // and the graceful stop.
 
-export { ConfigError, loadConfig, serviceStoreOptionsOf, storeOptionsOf } from './config.js';
+export { ConfigError, loadConfig, serviceStoreOptionsOf, sourceRange, storeOptionsOf } from './config.js';
 export type { Config } from './config.js';
 export { exitOnConfigError } from './exit-on-config-error.js';
 export { createLogger } from './logger.js';

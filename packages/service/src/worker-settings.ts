@@ -14,6 +14,8 @@ export function workerSettingsOf(config: Config, placement: { apiInProcess: bool
   return {
     mode: config.mode,
     transactionTimeoutSeconds: config.transactionTimeoutSeconds,
+    providerQueryAfterSeconds: config.providerQueryAfterSeconds,
+    reconciliationWindowSeconds: config.reconciliationWindowSeconds,
     retryScheduleSeconds: config.callbackRetryScheduleSeconds,
     slowDownFloorSeconds: config.callbackSlowDownFloorSeconds,
     providerTimeoutMs: config.providerTimeoutMs,

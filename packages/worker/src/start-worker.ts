@@ -14,7 +14,9 @@ import { resumeInterruptedSubmissions } from './loops/interrupted-submissions.js
 import { startPollLoop } from './loops/poll-loop.js';
 import type { PollLoop } from './loops/poll-loop.js';
 import { applyProviderResults } from './loops/provider-results.js';
+import { applyPushedResults } from './loops/pushed-results.js';
 import { cancelTimedOutTransactions } from './loops/transaction-timeouts.js';
+import { migrateProviders } from '@topup/providers';
 import type { Provider } from '@topup/providers';
 import { createWorkerMetrics } from './worker-metrics.js';
 import { resolveWorkerSettings } from './worker-settings.js';
@@ -46,6 +48,16 @@ export function startWorker(options: StartWorkerOptions): RunningWorker {
   const logger = options.logger.child({ component: 'worker', workerId: settings.workerId });
   const now = options.now ?? (() => new Date());
   const metrics = createWorkerMetrics(() => deliveryQueueStats(store));
+  // The inbox is the providers' table: made on the first round (a store opened by the ledger alone lacks
+  // it), and tried again by the next round if that failed.
+  let inbox: Promise<unknown> | undefined;
+  const inboxReady = () => {
+    inbox ??= migrateProviders(store).catch((error: unknown) => {
+      inbox = undefined;
+      throw error;
+    });
+    return inbox;
+  };
 
   const dispatcher = new CallbackDispatcher({
     ledger,
@@ -73,6 +85,15 @@ export function startWorker(options: StartWorkerOptions): RunningWorker {
       round: () => applyProviderResults({ ledger, provider, logger, metrics, batchSize: settings.batchSize }),
     }),
     startPollLoop({
+      name: 'pushed results',
+      intervalMs: settings.resultPollIntervalMs,
+      logger,
+      round: async () => {
+        await inboxReady();
+        return applyPushedResults({ store, ledger, provider, logger, batchSize: settings.batchSize, now });
+      },
+    }),
+    startPollLoop({
       name: 'transaction timeouts',
       intervalMs: settings.pollIntervalMs,
       logger,
@@ -83,6 +104,8 @@ export function startWorker(options: StartWorkerOptions): RunningWorker {
           logger,
           metrics,
           timeoutMs: settings.transactionTimeoutMs,
+          queryAfterMs: settings.providerQueryAfterMs,
+          reconciliationWindowMs: settings.reconciliationWindowMs,
           providerTimeoutMs: settings.providerTimeoutMs,
           batchSize: settings.batchSize,
           now,

@@ -1,4 +1,4 @@
-// The worker's settings: the four the service configuration provides, and tuning knobs with defaults.
+// The worker's settings: those the service configuration provides, and tuning knobs with defaults.
 // Resolving them once gives every loop plain numbers and one place that says what the defaults are.
 
 import { hostname } from 'node:os';
@@ -10,8 +10,21 @@ import {
 
 export interface WorkerSettings {
   readonly mode: 'sandbox' | 'live';
-  /** A transaction still requested this long after it was made is cancelled. */
+  /**
+   * A transaction still requested this long after it was made is cancelled, once its provider says it
+   * never took it.
+   */
   readonly transactionTimeoutSeconds: number;
+  /**
+   * A transaction with no result this long after it was made is asked about (default 60, or the
+   * transaction timeout when shorter); while unsettled, again after half its age, at most 15 minutes apart.
+   */
+  readonly providerQueryAfterSeconds?: number;
+  /**
+   * A leg still unsettled this long after the transaction timeout is marked for an operator's review and
+   * no longer asked about (default 86400, a day); nothing is refunded automatically.
+   */
+  readonly reconciliationWindowSeconds?: number;
   /**
    * The callback schedule in seconds, one entry per attempt: the first is 0, since the first attempt is
    * made as soon as the callback is written; each later entry is the delay after a failed attempt before
@@ -53,6 +66,8 @@ export interface WorkerSettings {
 export interface ResolvedWorkerSettings {
   readonly mode: 'sandbox' | 'live';
   readonly transactionTimeoutMs: number;
+  readonly providerQueryAfterMs: number;
+  readonly reconciliationWindowMs: number;
   readonly retryScheduleSeconds: readonly number[];
   readonly slowDownFloorSeconds: number;
   readonly providerTimeoutMs: number;
@@ -124,6 +139,10 @@ export function resolveWorkerSettings(settings: WorkerSettings): ResolvedWorkerS
     mode: settings.mode,
     transactionTimeoutMs:
       positiveInteger('transactionTimeoutSeconds', settings.transactionTimeoutSeconds) * 1000,
+    providerQueryAfterMs:
+      positiveInteger('providerQueryAfterSeconds', settings.providerQueryAfterSeconds ?? 60) * 1000,
+    reconciliationWindowMs:
+      positiveInteger('reconciliationWindowSeconds', settings.reconciliationWindowSeconds ?? 86_400) * 1000,
     retryScheduleSeconds: schedule,
     slowDownFloorSeconds,
     providerTimeoutMs: positiveInteger('providerTimeoutMs', settings.providerTimeoutMs),

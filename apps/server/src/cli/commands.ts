@@ -5,7 +5,7 @@
 import { parseMinorAmount } from './amounts.js';
 import { formatMinor } from '@topup/ledger';
 import type { TransactionState } from '@topup/envelope';
-import type { AccountStatus, DeliveryStatus, Ledger, Store } from '@topup/ledger';
+import type { AccountStatus, DeliveryStatus, Ledger, Store, TransactionLeg } from '@topup/ledger';
 import { checkCallbackUrl } from '@topup/worker';
 import type { CallbackUrlPolicy } from '@topup/worker';
 import { migrateService } from '@topup/service';
@@ -24,6 +24,8 @@ export interface CommandContext {
   readonly maxEndpoints: number;
   /** Where callbacks may go: the same policy the API applies to add_callback_endpoint. */
   readonly callbackUrlPolicy: CallbackUrlPolicy;
+  /** Who runs the command (the system user), recorded on what an operator settles unless `--by` says. */
+  readonly operator: string;
 }
 
 function required(options: Options, name: string): string {
@@ -336,6 +338,77 @@ async function ledgerUnapplied({ ledger, options }: CommandContext): Promise<Com
   };
 }
 
+function legView(leg: TransactionLeg) {
+  return {
+    id: leg.id,
+    reference: leg.reference,
+    kind: leg.kind,
+    provider: leg.provider,
+    state: leg.state,
+    provider_reference: leg.providerReference,
+    queries: leg.queries,
+    next_query_at: leg.nextQueryAt?.toISOString() ?? null,
+    review_since: leg.reviewSince?.toISOString() ?? null,
+    reviewed_by: leg.reviewedBy,
+    reviewed_at: leg.reviewedAt?.toISOString() ?? null,
+    updated: leg.updatedAt.toISOString(),
+  };
+}
+
+function legLine(leg: ReturnType<typeof legView>): string {
+  return (
+    `${leg.id}  ${leg.state}` +
+    (leg.provider === '' ? '' : `  via ${leg.provider}`) +
+    (leg.provider_reference === '' ? '' : `  provider ref ${leg.provider_reference}`) +
+    (leg.review_since === null ? '' : `  waiting for review since ${leg.review_since}`) +
+    (leg.reviewed_by === '' ? '' : `  settled by ${leg.reviewed_by} at ${leg.reviewed_at ?? ''}`)
+  );
+}
+
+async function legsList({ ledger, options }: CommandContext): Promise<CommandResult> {
+  const reference = required(options, 'reference');
+  const legs = (await ledger.legs(reference)).map(legView);
+  return {
+    json: legs,
+    human:
+      legs.length === 0
+        ? `No legs for ${reference} (unknown, or not yet submitted).`
+        : legs.map(legLine).join('\n'),
+  };
+}
+
+async function legsUnresolved({ ledger }: CommandContext): Promise<CommandResult> {
+  const legs = (await ledger.legsForReview(1_000)).map(legView);
+  return {
+    json: legs,
+    human: legs.length === 0 ? 'No legs waiting for review.' : legs.map(legLine).join('\n'),
+  };
+}
+
+async function legsResolve({ ledger, options, operator }: CommandContext): Promise<CommandResult> {
+  const id = required(options, 'leg');
+  const as = required(options, 'as');
+  if (as !== 'succeeded' && as !== 'failed') {
+    throw new UsageError(`--as must be succeeded or failed, received ${JSON.stringify(as)}`);
+  }
+  const by = optional(options, 'by') ?? operator;
+  const outcome = await ledger.settleReviewedLeg(id, { as, by });
+  if (outcome.kind === 'not_found')
+    throw new CommandFailure('transaction_not_found', `No transaction for leg ${id}.`);
+  const [leg] = (await ledger.legs(outcome.transaction.reference)).filter((entry) => entry.id === id);
+  const settled = outcome.kind === 'resolved';
+  return {
+    json: {
+      settled,
+      transaction: { reference: outcome.transaction.reference, state: outcome.transaction.state },
+      leg: leg === undefined ? null : legView(leg),
+    },
+    human: settled
+      ? `Leg ${id} settled as ${as} by ${by}; transaction ${outcome.transaction.reference} is ${outcome.transaction.state}.`
+      : `Transaction ${outcome.transaction.reference} was already ${outcome.transaction.state}; nothing changed.`,
+  };
+}
+
 async function migrateCommand({ store }: CommandContext): Promise<CommandResult> {
   const { applied } = await migrateService(store);
   return {
@@ -363,6 +436,9 @@ export const commands: Readonly<Record<string, (context: CommandContext) => Prom
   'callback deliveries': callbackDeliveries,
   'ledger verify': ledgerVerify,
   'ledger unapplied': ledgerUnapplied,
+  'legs list': legsList,
+  'legs unresolved': legsUnresolved,
+  'legs resolve': legsResolve,
   migrate: migrateCommand,
 };
 

@@ -4,6 +4,7 @@
 // embedded store in TOPUP_DATA_DIR, which is locked while `pnpm start` runs: the CLI then says so).
 // With --json, a failure is a JSON object on stderr too, so a script never has to parse prose.
 
+import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { createLedger, DataDirLockedError, openStore } from '@topup/ledger';
 import { callbackUrlPolicyOf, ConfigError, loadConfig, storeOptionsOf } from '@topup/service';
@@ -28,6 +29,9 @@ Commands:
   callback deliveries --account ID [--reference REF] [--status pending|delivered|failed]
   ledger verify
   ledger unapplied [--reference REF]
+  legs list --reference REF
+  legs unresolved
+  legs resolve --leg ID --as succeeded|failed [--by NAME]
   migrate
 `;
 
@@ -49,7 +53,19 @@ const optionNames = [
   'endpoint',
   'reference',
   'status',
+  'leg',
+  'as',
+  'by',
 ] as const;
+
+/** The system user running the command; what an operator settles is recorded under this name. */
+function operatorName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env['USER'] ?? 'unknown operator';
+  }
+}
 
 async function run(argv: readonly string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -83,6 +99,7 @@ async function run(argv: readonly string[]): Promise<number> {
       graceSeconds: config.callbackSecretGraceSeconds,
       maxEndpoints: config.callbackMaxEndpoints,
       callbackUrlPolicy: callbackUrlPolicyOf(config),
+      operator: operatorName(),
     });
     printResult(result, values.json);
     return failed(name, result) ? 1 : 0;

@@ -172,8 +172,8 @@ async function resolveSubmission<I>(
   const cancelled = await deps.ledger.cancel(
     transaction.reference,
     refused
-      ? { reason: submitted.reason, providerCode: submitted.providerCode }
-      : { reason: submitted.reason },
+      ? { reason: submitted.reason, providerCode: submitted.providerCode, provider: deps.provider.name }
+      : { reason: submitted.reason, provider: deps.provider.name },
   );
   if (cancelled.kind !== 'resolved') {
     // Resolved meanwhile (a result the worker applied while the submission hung): its state is the truth.

@@ -18,7 +18,7 @@ function tooLarge(limit: number): ApiFailure {
  * stopping (or destroying the stream, as leaving a `for await` early does) would break the kept-alive
  * connection under the answer. A body that never finishes is cut off by the request timeout.
  */
-function readRawBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+export function readRawBody(request: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > limit) return Promise.reject(tooLarge(limit));
   return new Promise((resolve, reject) => {

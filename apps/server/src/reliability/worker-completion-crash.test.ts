@@ -102,10 +102,11 @@ describe.skipIf(databaseUrl === undefined)('a worker killed inside the completio
     const held = await eventually(
       'the worker to be held inside the completion step',
       async () => {
+        // Found by the trigger's sleep: the statement's text can be longer than pg_stat_activity keeps.
         const { rows } = await db.store.query<{ pid: number }>(
           `SELECT pid FROM pg_stat_activity
-           WHERE state = 'active' AND query LIKE '%INSERT INTO callback_deliveries%'
-             AND backend_xid IS NOT NULL`,
+           WHERE state = 'active' AND wait_event = 'PgSleep' AND backend_xid IS NOT NULL
+             AND datname = current_database()`,
         );
         return rows[0]?.pid;
       },

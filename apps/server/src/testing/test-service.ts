@@ -8,7 +8,13 @@ import type { Provider } from '@topup/providers';
 import type { WorkerSettings } from '@topup/worker';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
-import { loadConfig, withWorkerMetrics, assembleCore, workerSettingsOf } from '@topup/service';
+import {
+  assembleCore,
+  loadConfig,
+  migrateService,
+  withWorkerMetrics,
+  workerSettingsOf,
+} from '@topup/service';
 import type { Config } from '@topup/service';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import { startHttpServer } from '../runtime.js';
@@ -67,6 +73,8 @@ const testEnvironment = {
 export async function startTestService(store: Store, options: TestServiceOptions = {}): Promise<TestService> {
   const config = loadConfig({ ...testEnvironment, ...options.env });
   const logger = options.logger ?? pino({ level: 'silent' });
+  // As openCore does: the providers' tables too, which a store opened by the ledger alone lacks.
+  await migrateService(store);
   const core = assembleCore(config, store, {
     logger,
     ...(options.provider === undefined ? {} : { provider: options.provider }),

@@ -1,6 +1,8 @@
-// Test helper: valid requests as the validation package hands them to the ledger, with overrides.
+// Test helper: valid requests as the validation package hands them to the ledger, with overrides, and the
+// reference of the transaction one created.
 
 import type { BuyAirtimeRequest, SendAgentFloatRequest } from '@topup/validation';
+import type { RequestOutcome } from '../outcomes.js';
 
 /** A valid `send_agent_float` request for 100 KES to a MoneyNetA agent. */
 export function floatRequest(overrides: Partial<SendAgentFloatRequest> = {}): SendAgentFloatRequest {
@@ -28,4 +30,11 @@ export function airtimeRequest(overrides: Partial<BuyAirtimeRequest> = {}): BuyA
     payment_mobile: '254711222333',
     ...overrides,
   };
+}
+
+/** The reference of the transaction a request created; throws naming the outcome otherwise. */
+export function referenceOf(outcome: RequestOutcome): string {
+  if (outcome.kind !== 'created')
+    throw new Error(`Expected a created transaction, received ${outcome.kind}.`);
+  return outcome.transaction.reference;
 }

@@ -1,17 +1,24 @@
 // Finishing submissions a crash interrupted: a transaction the server recorded but never marked submitted
 // (the process died between the ledger and the provider, or before recording the provider's answer) is
-// submitted again once the server's own provider timeout has surely passed. Providers are keyed by
-// reference, so this reaches the provider at most once; its answer is then recorded like the server would.
+// submitted again once the server's own provider timeout has surely passed, and its answer recorded like
+// the server would. A provider that deduplicates submissions by reference takes it at most once; one that
+// cannot is asked first whether it already has it, and is never sent it again blindly: a transaction it
+// cannot be asked about is noted on its leg and left for the timeout's reconciliation.
 
 import type { Ledger, TransactionRecord } from '@topup/ledger';
 import type { Logger } from 'pino';
-import type { Provider } from '@topup/providers';
+import type { Provider, ProviderStatus } from '@topup/providers';
+import { answerWithin, late } from '../answer-within.js';
 import { submitWithin } from '../submit-within.js';
 import type { WorkerMetrics } from '../worker-metrics.js';
 import type { RoundResult } from './poll-loop.js';
+import { applyProviderResult } from './provider-results.js';
 
 export interface InterruptedSubmissionsDependencies {
-  readonly ledger: Pick<Ledger, 'listUnsubmitted' | 'markSubmitted' | 'cancel'>;
+  readonly ledger: Pick<
+    Ledger,
+    'listUnsubmitted' | 'markSubmitted' | 'cancel' | 'complete' | 'noteUnsettledLeg'
+  >;
   readonly provider: Provider;
   readonly logger: Logger;
   readonly metrics: WorkerMetrics;
@@ -22,25 +29,72 @@ export interface InterruptedSubmissionsDependencies {
   readonly now: () => Date;
 }
 
+/**
+ * For a provider that cannot deduplicate a submission: whether it already has the transaction. `submit`
+ * when it says it never took it; `settled` when its answer was recorded here; `unknown` when it could not
+ * be asked, in which case nothing is sent.
+ */
+async function lookedUp(
+  deps: InterruptedSubmissionsDependencies,
+  transaction: TransactionRecord,
+): Promise<'submit' | 'settled' | 'unknown'> {
+  const { ledger, provider } = deps;
+  const { reference } = transaction;
+  const status: ProviderStatus | typeof late = await answerWithin(
+    provider.query(reference),
+    deps.providerTimeoutMs,
+  ).catch(() => late);
+  if (status === late) {
+    await ledger.noteUnsettledLeg(reference, {
+      state: 'unknown',
+      provider: provider.name,
+      nextQueryAt: new Date(deps.now().getTime() + deps.interruptedAfterMs),
+      review: false,
+    });
+    return 'unknown';
+  }
+  if (status.kind === 'not_found') return 'submit';
+  if (status.kind === 'pending') await ledger.markSubmitted(reference);
+  else {
+    await applyProviderResult(ledger, status.result, provider.name);
+    await provider.acknowledge([status.result.id]);
+  }
+  return 'settled';
+}
+
 async function resume(
   deps: InterruptedSubmissionsDependencies,
   transaction: TransactionRecord,
 ): Promise<void> {
   const { ledger, logger, metrics } = deps;
   const { reference } = transaction;
+  if (!deps.provider.idempotentSubmissions) {
+    const found = await lookedUp(deps, transaction);
+    if (found !== 'submit') {
+      logger.info(
+        { reference, provider: found },
+        'interrupted submission looked up at its provider, not resent',
+      );
+      return;
+    }
+  }
   const answer = await submitWithin(deps.provider, transaction, deps.providerTimeoutMs);
   metrics.submissionsResumed.inc({ result: answer.kind });
   if (answer.kind === 'accepted') {
     await ledger.markSubmitted(reference);
     logger.info({ reference }, 'interrupted submission sent to the provider');
   } else if (answer.kind === 'refused') {
-    await ledger.cancel(reference, { reason: answer.reason, providerCode: answer.providerCode });
+    await ledger.cancel(reference, {
+      reason: answer.reason,
+      providerCode: answer.providerCode,
+      provider: deps.provider.name,
+    });
     logger.info(
       { reference, reason: answer.reason },
       'interrupted submission refused by the provider; cancelled',
     );
   } else {
-    await ledger.cancel(reference, { reason: answer.reason });
+    await ledger.cancel(reference, { reason: answer.reason, provider: deps.provider.name });
     logger.warn(
       {
         reference,

@@ -43,6 +43,7 @@ function harness(ready: ProviderResult[], answer: (reference: string) => Resolve
     },
     provider: {
       name: 'fake',
+      idempotentSubmissions: true,
       submit: () => Promise.resolve({ kind: 'accepted' }),
       readyResults: (limit) => Promise.resolve(ready.slice(0, limit)),
       acknowledge: (ids) => {

@@ -18,21 +18,24 @@ export interface ProviderResultsDependencies {
   readonly batchSize: number;
 }
 
-/** Resolves the transaction a provider result is about, as the result says. */
+/** Resolves the transaction a provider result is about, as the result says; `provider` is named on its legs. */
 export function applyProviderResult(
   ledger: Pick<Ledger, 'complete' | 'cancel'>,
   result: ProviderResult,
+  provider: string,
 ): Promise<ResolveOutcome> {
+  const { reference, providerCode } = result;
   switch (result.outcome) {
     case 'completed':
-      return ledger.complete(result.reference, { providerCode: result.providerCode });
+      return ledger.complete(reference, { providerCode, provider });
     case 'declined':
-      return ledger.cancel(result.reference, { reason: result.reason, providerCode: result.providerCode });
+      return ledger.cancel(reference, { reason: result.reason, providerCode, provider });
     case 'failed_after_payment':
       // The payer paid and the airtime never arrived: the ledger records the collection and its refund.
-      return ledger.cancel(result.reference, {
+      return ledger.cancel(reference, {
         reason: result.reason,
-        providerCode: result.providerCode,
+        providerCode,
+        provider,
         paymentCollected: true,
       });
   }
@@ -46,7 +49,9 @@ function stateAfter(result: ProviderResult): 'completed' | 'cancelled' {
 export async function applyProviderResults(deps: ProviderResultsDependencies): Promise<RoundResult> {
   const { ledger, provider, logger, metrics } = deps;
   const results = await provider.readyResults(deps.batchSize);
-  const settled = await Promise.allSettled(results.map((result) => applyProviderResult(ledger, result)));
+  const settled = await Promise.allSettled(
+    results.map((result) => applyProviderResult(ledger, result, provider.name)),
+  );
   const taken: string[] = [];
   settled.forEach((answer, index) => {
     const result = results[index];

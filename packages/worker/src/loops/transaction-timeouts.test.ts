@@ -20,9 +20,19 @@ function completion(reference: string): ProviderResult {
   };
 }
 
-/** A round over expired transactions whose provider answers each query as `status` says. */
-function harness(references: string[], status: (reference: string) => Promise<ProviderStatus>) {
+const now = new Date('2026-11-24T12:00:00.000Z');
+
+/**
+ * A round over expired transactions whose provider answers each query as `status` says; each was made
+ * `ageMs` before now (default: just past the 10-minute timeout).
+ */
+function harness(
+  references: string[],
+  status: (reference: string) => Promise<ProviderStatus>,
+  ageMs = 600_001,
+) {
   const calls: string[] = [];
+  const noted: { reference: string; state: string; waitMs: number; review: boolean }[] = [];
   const acknowledged: string[] = [];
   const resolved = (reference: string) =>
     Promise.resolve({
@@ -31,7 +41,12 @@ function harness(references: string[], status: (reference: string) => Promise<Pr
     } as unknown as Awaited<ReturnType<Ledger['complete']>>);
   const deps: TransactionTimeoutsDependencies = {
     ledger: {
-      listExpired: () => Promise.resolve(references.map((reference) => ({ reference }) as Expired)),
+      listExpired: () =>
+        Promise.resolve(
+          references.map(
+            (reference) => ({ reference, createdAt: new Date(now.getTime() - ageMs) }) as Expired,
+          ),
+        ),
       complete: (reference, input) => {
         calls.push(`complete ${reference} ${input.providerCode}`);
         return resolved(reference);
@@ -40,8 +55,18 @@ function harness(references: string[], status: (reference: string) => Promise<Pr
         calls.push(`cancel ${reference} ${input.reason}`);
         return resolved(reference);
       },
+      noteUnsettledLeg: (reference, leg) => {
+        noted.push({
+          reference,
+          state: leg.state,
+          waitMs: leg.nextQueryAt.getTime() - now.getTime(),
+          review: leg.review,
+        });
+        return Promise.resolve(true);
+      },
     },
     provider: {
+      name: 'sandbox',
       query: status,
       acknowledge: (ids) => {
         acknowledged.push(...ids);
@@ -51,11 +76,13 @@ function harness(references: string[], status: (reference: string) => Promise<Pr
     logger: pino({ level: 'silent' }),
     metrics: createWorkerMetrics(noQueue),
     timeoutMs: 600_000,
+    queryAfterMs: 60_000,
+    reconciliationWindowMs: 86_400_000,
     providerTimeoutMs: 50,
     batchSize: references.length,
-    now: () => new Date(),
+    now: () => now,
   };
-  return { deps, calls, acknowledged };
+  return { deps, calls, acknowledged, noted };
 }
 
 describe('cancelTimedOutTransactions', () => {
@@ -74,8 +101,8 @@ describe('cancelTimedOutTransactions', () => {
     expect(calls).toEqual([`cancel TX2 ${TIMEOUT_REASON}`]);
   });
 
-  it('leaves a transaction the provider is still working on, or is silent about, and waits before asking again', async () => {
-    const { deps, calls } = harness(['TX3', 'TX4'], (reference) =>
+  it('leaves a transaction the provider is still working on, or is silent about, and asks again after half its age', async () => {
+    const { deps, calls, noted } = harness(['TX3', 'TX4'], (reference) =>
       reference === 'TX3'
         ? Promise.resolve({ kind: 'pending' })
         : new Promise<ProviderStatus>(() => undefined),
@@ -83,12 +110,44 @@ describe('cancelTimedOutTransactions', () => {
     const round = await cancelTimedOutTransactions(deps);
     expect(calls).toEqual([]);
     expect(round.more).toBe(false);
+    expect(noted).toEqual([
+      { reference: 'TX3', state: 'pending', waitMs: 300_000, review: false },
+      { reference: 'TX4', state: 'unknown', waitMs: 300_000, review: false },
+    ]);
   });
 
   it('leaves a transaction whose provider could not be asked, for a later round', async () => {
-    const { deps, calls } = harness(['TX5'], () => Promise.reject(new Error('connection reset')));
+    const { deps, calls, noted } = harness(['TX5'], () => Promise.reject(new Error('connection reset')));
     const round = await cancelTimedOutTransactions(deps);
     expect(calls).toEqual([]);
     expect(round.more).toBe(false);
+    expect(noted).toMatchObject([{ reference: 'TX5', state: 'unknown', review: false }]);
+  });
+
+  it('asks a young transaction again no sooner than PROVIDER_QUERY_AFTER_SECONDS, and an old one at most 15 minutes apart', async () => {
+    const young = harness(['TX6'], () => Promise.resolve({ kind: 'pending' }), 61_000);
+    await cancelTimedOutTransactions(young.deps);
+    expect(young.noted).toMatchObject([{ waitMs: 60_000 }]);
+    const old = harness(['TX7'], () => Promise.resolve({ kind: 'pending' }), 6 * 3_600_000);
+    await cancelTimedOutTransactions(old.deps);
+    expect(old.noted).toMatchObject([{ waitMs: 900_000 }]);
+  });
+
+  it('does not cancel a transaction the provider does not know yet before the timeout', async () => {
+    const { deps, calls, noted } = harness(['TX8'], () => Promise.resolve({ kind: 'not_found' }), 61_000);
+    await cancelTimedOutTransactions(deps);
+    expect(calls).toEqual([]);
+    expect(noted).toMatchObject([{ reference: 'TX8', state: 'unknown', review: false }]);
+  });
+
+  it('marks a leg still unsettled at the end of the reconciliation window for review, and refunds nothing', async () => {
+    const { deps, calls, noted } = harness(
+      ['TX9'],
+      () => Promise.reject(new Error('provider down')),
+      600_000 + 86_400_000,
+    );
+    await cancelTimedOutTransactions(deps);
+    expect(calls).toEqual([]);
+    expect(noted).toMatchObject([{ reference: 'TX9', state: 'unknown', review: true }]);
   });
 });

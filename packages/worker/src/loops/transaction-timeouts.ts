@@ -1,14 +1,16 @@
-// Giving up on transactions that are still `requested` after the transaction timeout (default 10 minutes),
-// but never on a guess: the provider is asked first. A result it already has is applied, exactly as the
-// provider-results loop would (a worker back from an outage finds results and timeouts due together, and
-// the results must win); a transaction it is still working on is left for its result; only one it never
-// took is cancelled, voiding the reservation and queueing a cancellation callback in the ledger's one
-// database transaction. A result arriving after that finds the transaction resolved and is not applied.
-
-import type { Ledger, ResolveOutcome } from '@topup/ledger';
+// Settling transactions with no result, never on a guess. A transaction still `requested` some time after
+// it was made (PROVIDER_QUERY_AFTER_SECONDS, or the transaction timeout when shorter) is asked about. A
+// result the provider already has is applied, exactly as the provider-results loop would (a worker back
+// from an outage finds results and timeouts due together, and the results must win). A transaction the
+// provider never took is cancelled once the transaction timeout has passed, voiding the reservation and
+// queueing a cancellation callback in the ledger's one database transaction. Anything else (the provider
+// is still working on it, does not know it yet, or cannot be asked) is noted on its leg with when to ask
+// again, after half the transaction's age (at most 15 minutes apart); a leg still unsettled at the end of
+// the reconciliation window waits for an operator, and nothing is refunded on its account.
+import type { Ledger, ResolveOutcome, TransactionRecord } from '@topup/ledger';
 import type { Logger } from 'pino';
 import { answerWithin, late } from '../answer-within.js';
-import type { Provider } from '@topup/providers';
+import type { Provider, ProviderStatus } from '@topup/providers';
 import type { WorkerMetrics } from '../worker-metrics.js';
 import type { RoundResult } from './poll-loop.js';
 import { applyProviderResult } from './provider-results.js';
@@ -17,51 +19,95 @@ import { applyProviderResult } from './provider-results.js';
 export const TIMEOUT_REASON = 'no result from the provider within the timeout';
 
 export interface TransactionTimeoutsDependencies {
-  readonly ledger: Pick<Ledger, 'listExpired' | 'complete' | 'cancel'>;
-  readonly provider: Pick<Provider, 'query' | 'acknowledge'>;
+  readonly ledger: Pick<Ledger, 'listExpired' | 'complete' | 'cancel' | 'noteUnsettledLeg'>;
+  readonly provider: Pick<Provider, 'name' | 'query' | 'acknowledge'>;
   readonly logger: Logger;
   readonly metrics: WorkerMetrics;
   readonly timeoutMs: number;
+  /** A transaction with no result this long after it was made is asked about. */
+  readonly queryAfterMs: number;
+  /** How long past the timeout a leg may stay unsettled before it waits for an operator. */
+  readonly reconciliationWindowMs: number;
   /** Longest wait for the provider's answer to a query. */
   readonly providerTimeoutMs: number;
   readonly batchSize: number;
   readonly now: () => Date;
 }
 
-/** What became of one expired transaction in a round. */
+/** The longest wait between two questions about one unsettled transaction. */
+const MAX_QUERY_INTERVAL_MS = 15 * 60_000;
+
+/** What became of one transaction in a round. */
 type Settlement =
   | { readonly kind: 'result'; readonly outcome: ResolveOutcome }
   | { readonly kind: 'timed_out'; readonly outcome: ResolveOutcome }
-  | { readonly kind: 'left'; readonly why: 'pending' | 'no answer' };
+  | {
+      readonly kind: 'left';
+      readonly why: 'pending' | 'not yet known' | 'no answer';
+      readonly review: boolean;
+    };
 
-async function settle(deps: TransactionTimeoutsDependencies, reference: string): Promise<Settlement> {
+async function leave(
+  deps: TransactionTimeoutsDependencies,
+  transaction: TransactionRecord,
+  why: 'pending' | 'not yet known' | 'no answer',
+): Promise<Settlement> {
+  const now = deps.now();
+  const ageMs = now.getTime() - transaction.createdAt.getTime();
+  const review = ageMs >= deps.timeoutMs + deps.reconciliationWindowMs;
+  const waitMs = Math.min(Math.max(deps.queryAfterMs, ageMs / 2), MAX_QUERY_INTERVAL_MS);
+  await deps.ledger.noteUnsettledLeg(transaction.reference, {
+    state: why === 'pending' ? 'pending' : 'unknown',
+    provider: deps.provider.name,
+    nextQueryAt: new Date(now.getTime() + waitMs),
+    review,
+  });
+  return { kind: 'left', why, review };
+}
+
+async function settle(
+  deps: TransactionTimeoutsDependencies,
+  transaction: TransactionRecord,
+): Promise<Settlement> {
   const { ledger, provider } = deps;
-  const status = await answerWithin(provider.query(reference), deps.providerTimeoutMs);
-  if (status === late) return { kind: 'left', why: 'no answer' };
+  const { reference } = transaction;
+  const status: ProviderStatus | typeof late = await answerWithin(
+    provider.query(reference),
+    deps.providerTimeoutMs,
+  ).catch((error: unknown) => {
+    deps.logger.warn({ reference, err: error }, 'the provider could not be asked about a transaction');
+    return late;
+  });
+  if (status === late) return leave(deps, transaction, 'no answer');
   switch (status.kind) {
     case 'result': {
-      const outcome = await applyProviderResult(ledger, status.result);
+      const outcome = await applyProviderResult(ledger, status.result, provider.name);
       await provider.acknowledge([status.result.id]);
       return { kind: 'result', outcome };
     }
     case 'pending':
-      return { kind: 'left', why: 'pending' };
-    case 'not_found':
-      return { kind: 'timed_out', outcome: await ledger.cancel(reference, { reason: TIMEOUT_REASON }) };
+      return leave(deps, transaction, 'pending');
+    case 'not_found': {
+      const ageMs = deps.now().getTime() - transaction.createdAt.getTime();
+      if (ageMs < deps.timeoutMs) return leave(deps, transaction, 'not yet known');
+      const outcome = await ledger.cancel(reference, { reason: TIMEOUT_REASON, provider: provider.name });
+      return { kind: 'timed_out', outcome };
+    }
   }
 }
 
 /**
- * One round: settles a batch of transactions older than the timeout that are still requested. A round that
- * left any of them (the provider is still working, or did not answer) reports no more work, so the loop
- * waits for its interval instead of asking about the same transactions at once again.
+ * One round: settles a batch of still-requested transactions due to be asked about. A round that left any
+ * of them reports no more work, so the loop waits for its interval; each left one is not asked about again
+ * before the time noted on its leg, so it stands in front of no other.
  */
 export async function cancelTimedOutTransactions(
   deps: TransactionTimeoutsDependencies,
 ): Promise<RoundResult> {
   const { ledger, logger, metrics } = deps;
-  const expired = await ledger.listExpired(new Date(deps.now().getTime() - deps.timeoutMs), deps.batchSize);
-  const settled = await Promise.allSettled(expired.map((transaction) => settle(deps, transaction.reference)));
+  const askAfterMs = Math.min(deps.queryAfterMs, deps.timeoutMs);
+  const expired = await ledger.listExpired(new Date(deps.now().getTime() - askAfterMs), deps.batchSize);
+  const settled = await Promise.allSettled(expired.map((transaction) => settle(deps, transaction)));
   let unsettled = 0;
   settled.forEach((answer, index) => {
     const reference = expired[index]?.reference;
@@ -73,10 +119,17 @@ export async function cancelTimedOutTransactions(
     const settlement = answer.value;
     if (settlement.kind === 'left') {
       unsettled += 1;
-      logger.warn(
-        { reference, provider: settlement.why },
-        'transaction past the timeout left requested: the provider has not said it never took it',
-      );
+      if (settlement.review) {
+        logger.error(
+          { reference, provider: settlement.why },
+          'transaction unsettled at the end of the reconciliation window: its leg waits for an operator (topup legs unresolved)',
+        );
+      } else if (settlement.why !== 'not yet known') {
+        logger.warn(
+          { reference, provider: settlement.why },
+          'transaction left requested: the provider has not said it never took it; asking again later',
+        );
+      }
     } else if (settlement.kind === 'result' && settlement.outcome.kind === 'resolved') {
       logger.info(
         { reference, state: settlement.outcome.transaction.state },

@@ -1,0 +1,123 @@
+// The routes providers push results to: `POST /providers/<provider>/<PROVIDER_WEBHOOK_TOKEN>/<event>`. The
+// secret path segment authenticates the caller (compared in constant time; a wrong one, an unknown provider
+// or no token configured all answer a plain 404, so the route reveals nothing), and
+// PROVIDER_WEBHOOK_SOURCES, when set, narrows who may call to those addresses, read through TRUST_PROXY.
+// The call is stored in the providers' inbox before it is answered, once per provider event id, and
+// answered in the form its provider expects; the worker applies it. A call that cannot be read is stored
+// too, for inspection; nothing in a body can make this route throw.
+
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { BlockList } from 'node:net';
+import type { Provider } from '@topup/providers';
+import { storeWebhookCall } from '@topup/providers';
+import type { Store } from '@topup/ledger';
+import { sourceRange } from '@topup/service';
+import type { Config } from '@topup/service';
+import type { Middleware } from 'koa';
+import type { ApiState } from './api-state.js';
+import { ApiFailure } from './api-failure.js';
+import { readRawBody } from './middleware/body-decoding.js';
+import { isStoreUnavailable } from './store-errors.js';
+
+const route = /^\/providers\/([^/]+)\/([^/]+)\/([^/]+)$/;
+
+export interface ProviderWebhookDependencies {
+  readonly config: Config;
+  readonly store: Store;
+  readonly provider: Provider;
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+function allowListOf(sources: readonly string[]): BlockList | undefined {
+  if (sources.length === 0) return undefined;
+  const list = new BlockList();
+  for (const source of sources) {
+    const range = sourceRange(source);
+    if (range !== undefined) list.addSubnet(range.address, range.prefix, range.family);
+  }
+  return list;
+}
+
+/** A path segment decoded, or undefined when its %-escapes are malformed. */
+function decoded(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+function plain(ctx: { status: number; type: string; body: unknown }, status: number, text: string): void {
+  ctx.status = status;
+  ctx.type = 'text/plain';
+  ctx.body = text;
+}
+
+export function providerWebhooks(deps: ProviderWebhookDependencies): Middleware<ApiState> {
+  const { config, store, provider } = deps;
+  const token = config.providerWebhookToken;
+  const expected = token === undefined ? undefined : digest(token);
+  const allowed = allowListOf(config.providerWebhookSources);
+  return async (ctx, next) => {
+    const match = route.exec(ctx.path);
+    if (match === null) {
+      await next();
+      return;
+    }
+    const [, name = '', given = '', rawEvent = ''] = match;
+    const receiver = provider.webhooks;
+    const presented = decoded(given);
+    const event = decoded(rawEvent);
+    if (
+      expected === undefined ||
+      receiver === undefined ||
+      name !== provider.name ||
+      presented === undefined ||
+      event === undefined ||
+      !timingSafeEqual(digest(presented), expected)
+    ) {
+      plain(ctx, 404, 'not found');
+      return;
+    }
+    if (ctx.method !== 'POST') {
+      ctx.set('Allow', 'POST');
+      plain(ctx, 405, 'method not allowed');
+      return;
+    }
+    const address = ctx.ip.replace(/^::ffff:/, '');
+    if (allowed !== undefined && !allowed.check(address, address.includes(':') ? 'ipv6' : 'ipv4')) {
+      ctx.state.log.warn({ provider: name, address }, 'provider webhook refused: source not allowed');
+      plain(ctx, 403, 'forbidden');
+      return;
+    }
+    let body: string;
+    try {
+      body = (await readRawBody(ctx.req, config.bodyLimitBytes)).toString('utf8');
+    } catch (error) {
+      if (!(error instanceof ApiFailure)) throw error;
+      plain(ctx, 413, `the body is larger than the limit of ${config.bodyLimitBytes} bytes`);
+      return;
+    }
+    const call = { event, contentType: ctx.get('content-type'), body };
+    const parsed = receiver.parse(call);
+    try {
+      const stored = await storeWebhookCall(store, name, call, parsed, new Date());
+      ctx.state.log.info(
+        { provider: name, event: call.event, kind: parsed.kind, repeated: !stored },
+        'provider webhook stored',
+      );
+    } catch (error) {
+      if (!isStoreUnavailable(error)) throw error;
+      // Not stored, so not acknowledged: the provider sends it again.
+      plain(ctx, 503, 'unavailable, try again');
+      return;
+    }
+    const reply = receiver.reply(parsed);
+    ctx.status = reply.status;
+    ctx.type = reply.contentType;
+    ctx.body = reply.body;
+  };
+}

@@ -1,0 +1,331 @@
+// The legs a transaction is carried out as: float is one disbursement; airtime is a payment, then a
+// delivery, then a refund when the delivery fails after payment. A leg's row is written when the ledger
+// learns more of it than its submission: its end, in the database transaction that resolves its
+// transaction (so postings, the leg's state and the callback change together), or that its provider has
+// not settled it yet (when to ask again, and whether it now waits for an operator's review). A leg only
+// submitted is read from its transaction's `submitted_at`, so the common path writes nothing more for it.
+
+import type { Resolution } from './resolution.js';
+import type { SqlStatement } from './sql-statement.js';
+import type { Queryable } from './store.js';
+import type { TransactionRecord } from './transaction-record.js';
+
+/**
+ * What a leg does: a float's `disbursement`; an airtime purchase's `payment` (the payer's prompt),
+ * `delivery` (the airtime) and `refund` (the payment given back when the delivery failed).
+ *
+ * @example
+ * ```ts
+ * import type { LegKind } from '@topup/ledger';
+ *
+ * const first: LegKind = 'payment';
+ * ```
+ */
+export type LegKind = 'disbursement' | 'payment' | 'delivery' | 'refund';
+
+/**
+ * Where a leg stands with its provider. `pending`: the provider says it is still working on it;
+ * `unknown`: the provider could not be asked, or did not answer.
+ *
+ * @example
+ * ```ts
+ * import type { LegState } from '@topup/ledger';
+ *
+ * const settled = (state: LegState) => state === 'succeeded' || state === 'failed';
+ * ```
+ */
+export type LegState = 'submitted' | 'pending' | 'succeeded' | 'failed' | 'unknown';
+
+/**
+ * One leg of a transaction, as `Ledger.legs` and `Ledger.legsForReview` show it.
+ *
+ * @example
+ * ```ts
+ * import { createLedger, openStore, type TransactionLeg } from '@topup/ledger';
+ *
+ * const ledger = createLedger(await openStore({ dataDir: 'memory://' }));
+ * const legs: TransactionLeg[] = await ledger.legs('TXVQYSN6XMFZTY');
+ * for (const leg of legs) console.log(leg.id, leg.state);
+ * ```
+ */
+export interface TransactionLeg {
+  /** `<reference>-<kind>`: what an operator names it by, and the key it is submitted under. */
+  id: string;
+  reference: string;
+  kind: LegKind;
+  /** The provider that carries it; blank when the resolution did not say. */
+  provider: string;
+  state: LegState;
+  /** The provider's own id for it, once known. */
+  providerReference: string;
+  /** How many times the provider was asked about it without settling it. */
+  queries: number;
+  /** When the worker asks the provider again. */
+  nextQueryAt: Date | undefined;
+  /** Since when it waits for an operator: unsettled at the end of the reconciliation window. */
+  reviewSince: Date | undefined;
+  /** The operator who settled it, when one did. */
+  reviewedBy: string;
+  reviewedAt: Date | undefined;
+  updatedAt: Date;
+}
+
+interface LegRow {
+  reference: string;
+  kind: LegKind;
+  provider: string;
+  state: LegState;
+  provider_reference: string;
+  queries: number;
+  next_query_at: Date | null;
+  review_since: Date | null;
+  reviewed_by: string;
+  reviewed_at: Date | null;
+  updated_at: Date;
+}
+
+const legColumnNames = [
+  'reference',
+  'kind',
+  'provider',
+  'state',
+  'provider_reference',
+  'queries',
+  'next_query_at',
+  'review_since',
+  'reviewed_by',
+  'reviewed_at',
+  'updated_at',
+];
+
+/** The columns of a leg row, read through table alias `l`. */
+const legColumns = legColumnNames.map((name) => `l.${name}`).join(', ');
+
+const legKinds: ReadonlySet<string> = new Set<LegKind>(['disbursement', 'payment', 'delivery', 'refund']);
+
+/** A leg's id: its transaction's reference and its kind. */
+export function legId(reference: string, kind: LegKind): string {
+  return `${reference}-${kind}`;
+}
+
+/** The reference and kind a leg id names, or undefined when it names none. */
+export function parseLegId(id: string): { reference: string; kind: LegKind } | undefined {
+  const dash = id.lastIndexOf('-');
+  const kind = id.slice(dash + 1);
+  if (dash < 1 || !legKinds.has(kind)) return undefined;
+  return { reference: id.slice(0, dash), kind: kind as LegKind };
+}
+
+function legOf(row: LegRow): TransactionLeg {
+  return {
+    id: legId(row.reference, row.kind),
+    reference: row.reference,
+    kind: row.kind,
+    provider: row.provider,
+    state: row.state,
+    providerReference: row.provider_reference,
+    queries: row.queries,
+    nextQueryAt: row.next_query_at ?? undefined,
+    reviewSince: row.review_since ?? undefined,
+    reviewedBy: row.reviewed_by,
+    reviewedAt: row.reviewed_at ?? undefined,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The leg a transaction starts with: the one submitted to its provider. */
+export function firstLegKind(type: TransactionRecord['type']): LegKind {
+  return type === 'Agent Float' ? 'disbursement' : 'payment';
+}
+
+/** A leg's end, written with the resolution that reached it. */
+export interface LegEnd {
+  reference: string;
+  kind: LegKind;
+  state: 'succeeded' | 'failed';
+  provider: string;
+  providerReference: string;
+  /** The operator whose review settled it. */
+  reviewedBy: string;
+}
+
+/**
+ * The legs a resolution ends. A completion: every leg succeeded. A cancellation: the first leg failed, or
+ * for a purchase whose payment was collected, the payment succeeded, the delivery failed and the payment
+ * was refunded.
+ */
+export function legEndsOf(record: TransactionRecord, resolution: Resolution): LegEnd[] {
+  const base = {
+    reference: record.reference,
+    provider: resolution.provider ?? '',
+    providerReference: resolution.providerCode ?? '',
+    reviewedBy: resolution.reviewedBy ?? '',
+  };
+  if (record.type === 'Agent Float') {
+    return [
+      { ...base, kind: 'disbursement', state: resolution.kind === 'complete' ? 'succeeded' : 'failed' },
+    ];
+  }
+  if (resolution.kind === 'complete') {
+    return [
+      { ...base, kind: 'payment', state: 'succeeded' },
+      { ...base, kind: 'delivery', state: 'succeeded' },
+    ];
+  }
+  if (resolution.paymentCollected !== true) return [{ ...base, kind: 'payment', state: 'failed' }];
+  return [
+    { ...base, kind: 'payment', state: 'succeeded' },
+    { ...base, kind: 'delivery', state: 'failed' },
+    { ...base, kind: 'refund', state: 'succeeded' },
+  ];
+}
+
+/**
+ * One INSERT of every leg's end; a leg already noted as unsettled takes its end and keeps its history
+ * (queries, review). None when there is nothing to write.
+ */
+export function legEndStatement(ends: readonly LegEnd[], now: Date): SqlStatement | undefined {
+  if (ends.length === 0) return undefined;
+  return {
+    text: `INSERT INTO transaction_legs (reference, kind, provider, state, provider_reference, reviewed_by,
+       reviewed_at, created_at, updated_at)
+     SELECT r, k, p, s, c, b, CASE WHEN b = '' THEN NULL ELSE $7::timestamptz END, $7::timestamptz, $7::timestamptz
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u (r, k, p, s, c, b)
+     ON CONFLICT (reference, kind) DO UPDATE SET
+       state = excluded.state,
+       provider = CASE WHEN excluded.provider = '' THEN transaction_legs.provider ELSE excluded.provider END,
+       provider_reference = CASE WHEN excluded.provider_reference = ''
+         THEN transaction_legs.provider_reference ELSE excluded.provider_reference END,
+       reviewed_by = excluded.reviewed_by, reviewed_at = excluded.reviewed_at,
+       next_query_at = NULL, updated_at = excluded.updated_at`,
+    values: [
+      ends.map((end) => end.reference),
+      ends.map((end) => end.kind),
+      ends.map((end) => end.provider),
+      ends.map((end) => end.state),
+      ends.map((end) => end.providerReference),
+      ends.map((end) => end.reviewedBy),
+      now.toISOString(),
+    ],
+  };
+}
+
+/**
+ * What the worker learned of a leg its provider has not settled.
+ *
+ * @example
+ * ```ts
+ * import { createLedger, openStore, type UnsettledLeg } from '@topup/ledger';
+ *
+ * const ledger = createLedger(await openStore({ dataDir: 'memory://' }));
+ * const leg: UnsettledLeg = {
+ *   state: 'pending',
+ *   provider: 'sandbox',
+ *   nextQueryAt: new Date(Date.now() + 60_000),
+ *   review: false,
+ * };
+ * await ledger.noteUnsettledLeg('TXVQYSN6XMFZTY', leg);
+ * ```
+ */
+export interface UnsettledLeg {
+  state: 'pending' | 'unknown';
+  provider: string;
+  /** When to ask the provider again. */
+  nextQueryAt: Date;
+  /** The reconciliation window is over: the leg now waits for an operator. */
+  review: boolean;
+}
+
+/**
+ * Notes that the first leg of still-requested transaction `reference` is unsettled. A leg that has ended
+ * is left as it is, and a leg marked for review stays marked. Returns whether anything was noted.
+ */
+export async function noteUnsettledLeg(
+  db: Queryable,
+  reference: string,
+  leg: UnsettledLeg,
+  now: Date,
+): Promise<boolean> {
+  const { rows } = await db.query<{ reference: string }>(
+    `INSERT INTO transaction_legs (reference, kind, provider, state, queries, next_query_at, review_since,
+       created_at, updated_at)
+     SELECT t.reference, CASE WHEN t.type = 'Agent Float' THEN 'disbursement' ELSE 'payment' END, $2, $3, 1,
+       $4::timestamptz, CASE WHEN $5::boolean THEN $6::timestamptz END, $6::timestamptz, $6::timestamptz
+     FROM transactions t WHERE t.reference = $1 AND t.state = 'requested'
+     ON CONFLICT (reference, kind) DO UPDATE SET
+       state = excluded.state, provider = excluded.provider, queries = transaction_legs.queries + 1,
+       next_query_at = excluded.next_query_at,
+       review_since = coalesce(transaction_legs.review_since, excluded.review_since),
+       updated_at = excluded.updated_at
+     WHERE transaction_legs.state NOT IN ('succeeded', 'failed')
+     RETURNING reference`,
+    [reference, leg.provider, leg.state, leg.nextQueryAt.toISOString(), leg.review, now.toISOString()],
+  );
+  return rows.length > 0;
+}
+
+/** The legs of transaction `reference`, in the order they happen; [] when it has none or does not exist. */
+export async function listLegs(db: Queryable, reference: string): Promise<TransactionLeg[]> {
+  // A transaction with no leg row yet comes back once, with every leg column null.
+  type Joined = { [K in keyof LegRow]: LegRow[K] | null } & {
+    type: TransactionRecord['type'];
+    submitted_at: Date | null;
+  };
+  const { rows } = await db.query<Joined>(
+    `SELECT t.type, t.submitted_at, ${legColumns} FROM transactions t
+     LEFT JOIN transaction_legs l ON l.reference = t.reference
+     WHERE t.reference = $1`,
+    [reference],
+  );
+  const [first] = rows;
+  if (first === undefined) return [];
+  const legs = rows.flatMap((row) => (row.kind === null ? [] : [legOf(row as LegRow)]));
+  const startedWith = firstLegKind(first.type);
+  if (first.submitted_at !== null && !legs.some((leg) => leg.kind === startedWith)) {
+    legs.push({
+      id: legId(reference, startedWith),
+      reference,
+      kind: startedWith,
+      provider: '',
+      state: 'submitted',
+      providerReference: '',
+      queries: 0,
+      nextQueryAt: undefined,
+      reviewSince: undefined,
+      reviewedBy: '',
+      reviewedAt: undefined,
+      updatedAt: first.submitted_at,
+    });
+  }
+  const order: readonly LegKind[] = ['disbursement', 'payment', 'delivery', 'refund'];
+  return legs.sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
+}
+
+/** Legs waiting for an operator (their transaction still requested), longest waiting first. */
+export async function listLegsForReview(db: Queryable, limit: number): Promise<TransactionLeg[]> {
+  const { rows } = await db.query<LegRow>(
+    `SELECT ${legColumns} FROM transaction_legs l
+     JOIN transactions t ON t.reference = l.reference AND t.state = 'requested'
+     WHERE l.review_since IS NOT NULL AND l.reviewed_at IS NULL
+     ORDER BY l.review_since, l.reference LIMIT $1`,
+    [limit],
+  );
+  return rows.map(legOf);
+}
+
+/** The leg `id` when it waits for an operator, with its transaction's type. */
+export async function findLegForReview(
+  db: Queryable,
+  id: string,
+): Promise<{ leg: TransactionLeg; type: TransactionRecord['type'] } | undefined> {
+  const named = parseLegId(id);
+  if (named === undefined) return undefined;
+  const { rows } = await db.query<LegRow & { type: TransactionRecord['type'] }>(
+    `SELECT t.type, ${legColumns} FROM transaction_legs l
+     JOIN transactions t ON t.reference = l.reference AND t.state = 'requested'
+     WHERE l.reference = $1 AND l.kind = $2 AND l.review_since IS NOT NULL AND l.reviewed_at IS NULL`,
+    [named.reference, named.kind],
+  );
+  const [row] = rows;
+  return row === undefined ? undefined : { leg: legOf(row), type: row.type };
+}

@@ -1,0 +1,65 @@
+// The providers' tables, kept in the ledger's database under the ledger's migration bookkeeping: the
+// sandbox simulator's jobs, and the inbox of webhook calls the server stores for the worker to apply.
+// Databases made before the simulator's table left the ledger's own migrations already have it: `IF NOT
+// EXISTS` adopts it, and the results marked taken in those days are deleted.
+
+import { applyMigrations } from '@topup/ledger';
+import type { Migration, Store } from '@topup/ledger';
+
+const simulatorJobs: Migration = {
+  id: 'providers/0001_simulator_jobs',
+  statements: [
+    `CREATE TABLE IF NOT EXISTS provider_simulator_jobs (
+      reference text PRIMARY KEY,
+      outcome text NOT NULL,
+      provider_code text NOT NULL,
+      due_at timestamptz NOT NULL,
+      acknowledged_at timestamptz
+    )`,
+    `CREATE INDEX IF NOT EXISTS provider_simulator_jobs_due ON provider_simulator_jobs (due_at)
+      WHERE acknowledged_at IS NULL`,
+    `DELETE FROM provider_simulator_jobs WHERE acknowledged_at IS NOT NULL`,
+  ],
+};
+
+// A webhook call is stored in the request that received it, once per provider event id (a provider that
+// repeats a call finds it stored); one that cannot be read is kept too, with its problem, for inspection.
+const webhookInbox: Migration = {
+  id: 'providers/0002_webhook_inbox',
+  statements: [
+    `CREATE TABLE IF NOT EXISTS provider_webhook_inbox (
+      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      provider text NOT NULL,
+      event text NOT NULL,
+      event_id text,
+      content_type text NOT NULL,
+      body text NOT NULL,
+      problem text NOT NULL DEFAULT '',
+      received_at timestamptz NOT NULL,
+      applied_at timestamptz,
+      outcome text NOT NULL DEFAULT ''
+    )`,
+    `CREATE UNIQUE INDEX IF NOT EXISTS provider_webhook_inbox_event
+      ON provider_webhook_inbox (provider, event_id) WHERE event_id IS NOT NULL`,
+    `CREATE INDEX IF NOT EXISTS provider_webhook_inbox_unapplied ON provider_webhook_inbox (id)
+      WHERE applied_at IS NULL`,
+  ],
+};
+
+/**
+ * Creates the providers' tables, when missing, in the ledger's database; returns the ids applied. The
+ * simulator also does this on first use; a process that migrates with long time limits before serving
+ * with short ones calls it then.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { migrateProviders } from '@topup/providers';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * await migrateProviders(store); // { applied: ['providers/0001_simulator_jobs', 'providers/0002_webhook_inbox'] }
+ * ```
+ */
+export function migrateProviders(store: Store): Promise<{ applied: string[] }> {
+  return applyMigrations(store, [simulatorJobs, webhookInbox]);
+}

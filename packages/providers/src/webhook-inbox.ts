@@ -1,0 +1,135 @@
+// The inbox of pushed results. The server stores each webhook call in the request that received it, once
+// per provider event id, before it answers the provider; the worker applies what is stored and marks it.
+// A call that cannot be read, or names an event the provider does not have, is kept as it came, marked
+// with why, for an operator to inspect: nothing a provider sends can crash or block anything.
+
+import type { Queryable } from '@topup/ledger';
+import type { WebhookCall, WebhookEvent } from './provider.js';
+
+/**
+ * A stored webhook call, as the worker reads it back to apply it.
+ *
+ * @example
+ * ```ts
+ * import type { InboxEntry } from '@topup/providers';
+ *
+ * const describe = (entry: InboxEntry) => `${entry.provider}/${entry.call.event} #${entry.id}`;
+ * ```
+ */
+export interface InboxEntry {
+  readonly id: string;
+  readonly provider: string;
+  readonly call: WebhookCall;
+  readonly receivedAt: Date;
+}
+
+/**
+ * Stores a webhook call with what its provider's receiver read in it. Returns false when the provider's
+ * event id was stored already (a repeated call), which is answered like the first.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { createSandboxSimulator, migrateProviders, storeWebhookCall } from '@topup/providers';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * await migrateProviders(store);
+ * const simulator = createSandboxSimulator(store, { delayMs: 0 });
+ * const call = { event: 'result', contentType: 'application/json', body: '{}' };
+ * const event = simulator.webhooks!.parse(call);
+ * await storeWebhookCall(store, simulator.name, call, event, new Date()); // true: kept, as garbled
+ * ```
+ */
+export async function storeWebhookCall(
+  db: Queryable,
+  provider: string,
+  call: WebhookCall,
+  event: WebhookEvent,
+  now: Date,
+): Promise<boolean> {
+  const eventId = event.kind === 'garbled' ? null : event.eventId;
+  // Only results wait for the worker; what cannot be applied is settled as it is stored.
+  const settled = event.kind !== 'results';
+  const outcome =
+    event.kind === 'ignored' ? `ignored: ${event.why}` : event.kind === 'garbled' ? 'garbled' : '';
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO provider_webhook_inbox (provider, event, event_id, content_type, body, problem, received_at,
+       applied_at, outcome)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, CASE WHEN $8::boolean THEN $7::timestamptz END, $9)
+     ON CONFLICT (provider, event_id) WHERE event_id IS NOT NULL DO NOTHING
+     RETURNING id`,
+    [
+      provider,
+      call.event,
+      eventId,
+      call.contentType,
+      call.body,
+      event.kind === 'garbled' ? event.problem : '',
+      now.toISOString(),
+      settled,
+      outcome,
+    ],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Stored calls not yet applied, oldest first.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { migrateProviders, unappliedWebhookCalls } from '@topup/providers';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * await migrateProviders(store);
+ * for (const entry of await unappliedWebhookCalls(store, 100)) console.log(entry.id, entry.call.event);
+ * ```
+ */
+export async function unappliedWebhookCalls(db: Queryable, limit: number): Promise<InboxEntry[]> {
+  const { rows } = await db.query<{
+    id: string;
+    provider: string;
+    event: string;
+    content_type: string;
+    body: string;
+    received_at: Date;
+  }>(
+    `SELECT id::text, provider, event, content_type, body, received_at FROM provider_webhook_inbox
+     WHERE applied_at IS NULL ORDER BY id LIMIT $1`,
+    [limit],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    provider: row.provider,
+    call: { event: row.event, contentType: row.content_type, body: row.body },
+    receivedAt: row.received_at,
+  }));
+}
+
+/**
+ * Marks stored calls applied, each with what came of it (e.g. `resolved`, `already_resolved`).
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { markWebhookCallsApplied, migrateProviders } from '@topup/providers';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * await migrateProviders(store);
+ * await markWebhookCallsApplied(store, [{ id: '1', outcome: 'resolved' }], new Date());
+ * ```
+ */
+export async function markWebhookCallsApplied(
+  db: Queryable,
+  applied: readonly { id: string; outcome: string }[],
+  now: Date,
+): Promise<void> {
+  if (applied.length === 0) return;
+  await db.query(
+    `UPDATE provider_webhook_inbox i SET applied_at = $3::timestamptz, outcome = u.outcome
+     FROM unnest($1::bigint[], $2::text[]) AS u (id, outcome)
+     WHERE i.id = u.id AND i.applied_at IS NULL`,
+    [applied.map((entry) => entry.id), applied.map((entry) => entry.outcome), now.toISOString()],
+  );
+}

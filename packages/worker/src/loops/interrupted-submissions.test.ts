@@ -1,0 +1,97 @@
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import type { ProviderStatus, SubmitResult } from '@topup/providers';
+import { createWorkerMetrics } from '../worker-metrics.js';
+import { resumeInterruptedSubmissions } from './interrupted-submissions.js';
+import type { InterruptedSubmissionsDependencies } from './interrupted-submissions.js';
+
+type Ledger = InterruptedSubmissionsDependencies['ledger'];
+type Stuck = Awaited<ReturnType<Ledger['listUnsubmitted']>>[number];
+
+const noQueue = () => Promise.resolve({ pending: 0, oldestPendingAgeSeconds: 0 });
+
+/** One round over interrupted submission TX1, its provider idempotent or not and answering as given. */
+function harness(idempotent: boolean, status: () => Promise<ProviderStatus>) {
+  const calls: string[] = [];
+  const done = () => Promise.resolve({ kind: 'not_found' } as Awaited<ReturnType<Ledger['cancel']>>);
+  const deps: InterruptedSubmissionsDependencies = {
+    ledger: {
+      listUnsubmitted: () => Promise.resolve([{ reference: 'TX1' } as Stuck]),
+      markSubmitted: (reference) => {
+        calls.push(`marked ${reference}`);
+        return Promise.resolve();
+      },
+      cancel: (reference) => {
+        calls.push(`cancel ${reference}`);
+        return done();
+      },
+      complete: (reference, input) => {
+        calls.push(`complete ${reference} ${input.providerCode}`);
+        return done();
+      },
+      noteUnsettledLeg: (reference, leg) => {
+        calls.push(`noted ${reference} ${leg.state}`);
+        return Promise.resolve(true);
+      },
+    },
+    provider: {
+      name: 'network',
+      idempotentSubmissions: idempotent,
+      submit: () => {
+        calls.push('submit');
+        return Promise.resolve<SubmitResult>({ kind: 'accepted' });
+      },
+      query: () => {
+        calls.push('query');
+        return status();
+      },
+      readyResults: () => Promise.resolve([]),
+      acknowledge: (ids) => {
+        calls.push(`ack ${ids.join(',')}`);
+        return Promise.resolve();
+      },
+    },
+    logger: pino({ level: 'silent' }),
+    metrics: createWorkerMetrics(noQueue),
+    interruptedAfterMs: 15_000,
+    providerTimeoutMs: 50,
+    batchSize: 10,
+    now: () => new Date('2026-11-24T12:00:00.000Z'),
+  };
+  return { deps, calls };
+}
+
+describe('resumeInterruptedSubmissions', () => {
+  it('submits again to a provider that deduplicates submissions, without asking', async () => {
+    const { deps, calls } = harness(true, () => Promise.resolve({ kind: 'not_found' }));
+    await resumeInterruptedSubmissions(deps);
+    expect(calls).toEqual(['submit', 'marked TX1']);
+  });
+
+  it('asks a provider that cannot deduplicate first, and submits only what it never took', async () => {
+    const { deps, calls } = harness(false, () => Promise.resolve({ kind: 'not_found' }));
+    await resumeInterruptedSubmissions(deps);
+    expect(calls).toEqual(['query', 'submit', 'marked TX1']);
+  });
+
+  it('records what such a provider already has instead of sending it again', async () => {
+    const pending = harness(false, () => Promise.resolve({ kind: 'pending' }));
+    await resumeInterruptedSubmissions(pending.deps);
+    expect(pending.calls).toEqual(['query', 'marked TX1']);
+
+    const done = harness(false, () =>
+      Promise.resolve({
+        kind: 'result',
+        result: { id: 'r1', reference: 'TX1', outcome: 'completed', providerCode: 'N-1', reason: '' },
+      }),
+    );
+    await resumeInterruptedSubmissions(done.deps);
+    expect(done.calls).toEqual(['query', 'complete TX1 N-1', 'ack r1']);
+  });
+
+  it('never sends blindly to such a provider when it cannot be asked: the leg is noted instead', async () => {
+    const { deps, calls } = harness(false, () => Promise.reject(new Error('status endpoint down')));
+    await resumeInterruptedSubmissions(deps);
+    expect(calls).toEqual(['query', 'noted TX1 unknown']);
+  });
+});
