@@ -270,11 +270,13 @@ const fairClaims: Migration = {
 // beyond its submission: its end, in the database transaction that resolves its transaction, or that its
 // provider has not settled it yet (when to ask again, whether it waits for an operator's review). A leg
 // only submitted is the transaction's own `submitted_at`, so the common path writes no extra row for it.
+// No foreign key: legs are written only beside their transaction's own row (in its resolution, or from a
+// SELECT of it), and the check's lookup and lock would sit inside the resolution's account locks.
 const transactionLegs: Migration = {
   id: '0008_transaction_legs',
   statements: [
     `CREATE TABLE IF NOT EXISTS transaction_legs (
-      reference text NOT NULL REFERENCES transactions (reference),
+      reference text NOT NULL,
       kind text NOT NULL CHECK (kind IN ('disbursement', 'payment', 'delivery', 'refund')),
       provider text NOT NULL DEFAULT '',
       state text NOT NULL CHECK (state IN ('submitted', 'pending', 'succeeded', 'failed', 'unknown')),
