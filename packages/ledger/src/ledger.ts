@@ -102,6 +102,9 @@ export interface LedgerOptions {
   };
 }
 
+/** The reason a caller reads when an operator's review found that the provider did not carry it out. */
+const SETTLED_AS_FAILED = 'the provider did not carry it out';
+
 /**
  * Why a transaction was cancelled, as the provider or the timeout said; `reason` goes into the callback's
  * `errors`.
@@ -131,9 +134,6 @@ export interface LedgerOptions {
  * }
  * ```
  */
-/** The reason a caller reads when an operator's review found that the provider did not carry it out. */
-const SETTLED_AS_FAILED = 'the provider did not carry it out';
-
 export interface CancelResult {
   reason: string;
   providerCode?: string;
