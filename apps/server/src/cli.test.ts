@@ -251,7 +251,9 @@ describe('the operator CLI and `pnpm start` as real processes', () => {
   });
 });
 
-describe('the operator commands', () => {
+// Each test runs several CLI processes, each starting Node and opening the store: with the rest of the
+// suite running beside them on two cores, a test can take over a minute without anything being wrong.
+describe('the operator commands', { timeout: 180_000 }, () => {
   let dataDir: string;
   let env: Record<string, string>;
 

@@ -144,6 +144,11 @@ export interface CancelResult {
    * after payment), so the ledger records the collection and its refund and the payer nets zero.
    */
   paymentCollected?: boolean;
+  /**
+   * The transaction timeout asks for it, not a provider: should a result have resolved the transaction
+   * first, that result is the truth and there is nothing to reconcile, so the refusal is not recorded.
+   */
+  timedOut?: boolean;
 }
 
 /**

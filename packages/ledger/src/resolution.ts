@@ -48,6 +48,8 @@ export type Resolution =
       providerCode?: string;
       /** Airtime: the payer's payment was collected before the failure, so it is collected and refunded. */
       paymentCollected?: boolean;
+      /** Asked by the transaction timeout, not a provider: losing to a result is no disagreement. */
+      timedOut?: boolean;
     } & ResolvedBy);
 
 export interface ResolutionContext {
@@ -419,6 +421,7 @@ function disagreeing(
     if (outcome?.kind !== 'already_resolved') return [];
     const asked = request.resolution.kind === 'complete' ? 'completed' : 'cancelled';
     if (outcome.transaction.state === asked) return [];
+    if (request.resolution.kind === 'cancel' && request.resolution.timedOut === true) return [];
     return [
       {
         reference: request.reference,

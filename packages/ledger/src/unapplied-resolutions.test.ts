@@ -70,6 +70,18 @@ describe.each(testStoreKinds())('resolutions that come too late, on %s', (kind) 
     expect(await ledger.listUnappliedResolutions({ reference })).toEqual([]);
   });
 
+  it('keeps nothing for a timeout’s cancellation that a result beat, since the result is the truth', async () => {
+    const { accountId, reference } = await requestedFloat();
+    await ledger.complete(reference, { providerCode: 'P-5' });
+    const timedOut = await ledger.cancel(reference, {
+      reason: 'no result from the provider within the timeout',
+      timedOut: true,
+    });
+    expect(timedOut).toMatchObject({ kind: 'already_resolved', transaction: { state: 'completed' } });
+    expect(await ledger.listUnappliedResolutions({ reference })).toEqual([]);
+    expect((await ledger.balance(accountId, 'float')).pendingMinor).toBe(0n);
+  });
+
   it('lists every transaction’s unapplied resolutions, newest first, within the limit', async () => {
     const all = await ledger.listUnappliedResolutions({});
     expect(all.length).toBeGreaterThanOrEqual(2);
