@@ -4,7 +4,7 @@
 
 import Router from '@koa/router';
 import type { Ledger, Store } from '@topup/ledger';
-import type { Provider } from '@topup/providers';
+import type { ProviderRoutes } from '@topup/providers';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -32,7 +32,7 @@ export interface AppDependencies {
   readonly config: Config;
   readonly store: Store;
   readonly ledger: Ledger;
-  readonly provider: Provider;
+  readonly providers: ProviderRoutes;
   readonly logger: Logger;
   readonly metrics: Metrics;
   /** What /metrics shows; the server's own registry by default (see `withWorkerMetrics`). */

@@ -8,6 +8,7 @@ import {
   withWorkerMetrics,
   onShutdownSignal,
   openCore,
+  servedNetworksLine,
   workerSettingsOf,
 } from '@topup/service';
 import { createDemoAccountIfEmpty, demoInstructions } from './demo-account.js';
@@ -32,6 +33,10 @@ onShutdownSignal(core.logger, async () => {
   await core.close();
 });
 if (demo !== undefined) process.stdout.write(demoInstructions(http.url, demo));
+core.logger.info(
+  { mode: config.mode, served: Object.fromEntries(core.providers.served) },
+  servedNetworksLine(config, core.providers),
+);
 core.logger.info(
   { url: http.url, store: core.store.kind, mode: config.mode },
   `Topup is listening on ${http.url} (${core.store.kind === 'pglite' ? `embedded store in ${config.dataDir}` : 'PostgreSQL'})`,

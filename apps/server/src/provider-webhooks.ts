@@ -8,7 +8,7 @@
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { BlockList } from 'node:net';
-import type { Provider } from '@topup/providers';
+import type { ProviderRoutes } from '@topup/providers';
 import { storeWebhookCall } from '@topup/providers';
 import type { Store } from '@topup/ledger';
 import { sourceRange } from '@topup/service';
@@ -24,7 +24,7 @@ const route = /^\/providers\/([^/]+)\/([^/]+)\/([^/]+)$/;
 export interface ProviderWebhookDependencies {
   readonly config: Config;
   readonly store: Store;
-  readonly provider: Provider;
+  readonly providers: ProviderRoutes;
 }
 
 function digest(text: string): Buffer {
@@ -57,7 +57,7 @@ function plain(ctx: { status: number; type: string; body: unknown }, status: num
 }
 
 export function providerWebhooks(deps: ProviderWebhookDependencies): Middleware<ApiState> {
-  const { config, store, provider } = deps;
+  const { config, store, providers } = deps;
   const token = config.providerWebhookToken;
   const expected = token === undefined ? undefined : digest(token);
   const allowed = allowListOf(config.providerWebhookSources);
@@ -68,13 +68,12 @@ export function providerWebhooks(deps: ProviderWebhookDependencies): Middleware<
       return;
     }
     const [, name = '', given = '', rawEvent = ''] = match;
-    const receiver = provider.webhooks;
+    const receiver = providers.named(name)?.webhooks;
     const presented = decoded(given);
     const event = decoded(rawEvent);
     if (
       expected === undefined ||
       receiver === undefined ||
-      name !== provider.name ||
       presented === undefined ||
       event === undefined ||
       !timingSafeEqual(digest(presented), expected)

@@ -41,8 +41,8 @@ export async function startHttpServer(core: Core, options: HttpServerOptions = {
     core.config.redisUrl === undefined
       ? createMemoryAuthenticationFailureLimiter(core.config.authFailureLimit)
       : createRedisAuthenticationFailureLimiter(core.config.redisUrl, core.config.authFailureLimit);
-  const provider = core.providerInStore ? withSubmissionsInStore(core.provider) : core.provider;
-  const app = createApp({ ...core, ...options, provider, rateLimiter, authenticationFailures });
+  if (core.providerInStore) for (const provider of core.providers.providers) withSubmissionsInStore(provider);
+  const app = createApp({ ...core, ...options, rateLimiter, authenticationFailures });
   const handle = app.callback();
   const { headersMs, requestMs } = core.config.httpTimeouts;
   const responses = new WeakMap<Duplex, ServerResponse>();

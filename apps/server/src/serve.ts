@@ -1,7 +1,13 @@
 // `pnpm start:server`: the HTTP server alone against PostgreSQL (DATABASE_URL), the production shape in
 // which any number of server and worker processes share one database.
 
-import { loadConfig, exitOnConfigError, onShutdownSignal, openCore } from '@topup/service';
+import {
+  loadConfig,
+  exitOnConfigError,
+  onShutdownSignal,
+  openCore,
+  servedNetworksLine,
+} from '@topup/service';
 import { startHttpServer } from './runtime.js';
 
 const config = exitOnConfigError(loadConfig);
@@ -19,3 +25,7 @@ onShutdownSignal(core.logger, async () => {
   await core.close();
 });
 core.logger.info({ url: http.url, store: core.store.kind }, `Topup server is listening on ${http.url}`);
+core.logger.info(
+  { mode: config.mode, served: Object.fromEntries(core.providers.served) },
+  servedNetworksLine(config, core.providers),
+);

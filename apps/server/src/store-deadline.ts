@@ -12,7 +12,7 @@
 
 import { performance } from 'node:perf_hooks';
 import type { Ledger } from '@topup/ledger';
-import type { Provider } from '@topup/providers';
+import type { Provider, ProviderRoutes } from '@topup/providers';
 
 export class StoreDeadlineExceeded extends Error {
   constructor(readonly deadlineMs: number) {
@@ -99,8 +99,20 @@ export function withSubmissionsInStore(provider: Provider): Provider {
   return provider;
 }
 
-/** `provider` for one request: a store-backed one's submissions charged to `budget`, any other as it is. */
-export function providerWithinBudget(provider: Provider, budget: StoreBudget): Provider {
+/** The providers for one request: a store-backed one's submissions charged to `budget`, any other as it is. */
+export function providersWithinBudget(
+  routes: Pick<ProviderRoutes, 'forNetwork'>,
+  budget: StoreBudget,
+): Pick<ProviderRoutes, 'forNetwork'> {
+  return {
+    forNetwork: (network) => {
+      const provider = routes.forNetwork(network);
+      return provider === undefined ? undefined : providerWithinBudget(provider, budget);
+    },
+  };
+}
+
+function providerWithinBudget(provider: Provider, budget: StoreBudget): Provider {
   if (!storeBacked.has(provider)) return provider;
   return {
     name: provider.name,

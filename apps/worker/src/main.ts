@@ -8,6 +8,7 @@ import {
   loadConfig,
   onShutdownSignal,
   openCore,
+  servedNetworksLine,
   withWorkerMetrics,
   workerSettingsOf,
 } from '@topup/service';
@@ -43,3 +44,7 @@ onShutdownSignal(core.logger, async () => {
   await core.close();
 });
 core.logger.info({ url: http.url }, `Topup worker started; /healthz and /metrics on ${http.url}`);
+core.logger.info(
+  { mode: config.mode, served: Object.fromEntries(core.providers.served) },
+  servedNetworksLine(config, core.providers),
+);

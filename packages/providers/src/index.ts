@@ -1,5 +1,6 @@
 // Public API of @topup/providers: the interface every money network and airtime carrier sits behind, the
-// sandbox simulator that plays all of them, and the inbox of results providers push.
+// routes from networks to providers, the sandbox simulator that plays all of them, and the inbox of results
+// providers push.
 
 export type {
   Provider,
@@ -18,3 +19,5 @@ export type { SandboxOutcome } from './sandbox-outcomes.js';
 export { migrateProviders } from './provider-migrations.js';
 export { markWebhookCallsApplied, storeWebhookCall, unappliedWebhookCalls } from './webhook-inbox.js';
 export type { InboxEntry } from './webhook-inbox.js';
+export { routeEveryNetworkTo, routeNetworks, unservedNetwork } from './provider-routes.js';
+export type { ProviderRoutes } from './provider-routes.js';

@@ -92,10 +92,61 @@ describe('the service configuration', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).port).toBe(8080);
   });
 
-  it('refuses live mode while no real providers are configured, saying why', () => {
-    expect(problemsOf({ TOPUP_MODE: 'live' })[0]).toContain(
-      'live mode needs real money-network and carrier providers',
+  it('refuses live mode with no PROVIDERS, saying what to write', () => {
+    expect(problemsOf({ TOPUP_MODE: 'live' })).toEqual([
+      'PROVIDERS: expected network=provider pairs such as MoneyNetA=daraja,CarrierA=africastalking: live ' +
+        'mode moves money only through the providers named there (or run TOPUP_MODE=sandbox) (received nothing)',
+    ]);
+  });
+
+  it('refuses a provider this build does not have, naming the ones it has', () => {
+    expect(problemsOf({ TOPUP_MODE: 'live', PROVIDERS: 'MoneyNetA=daraja' })).toEqual([
+      'PROVIDERS: expected a live provider this build has (none) for MoneyNetA, received "daraja" (received "MoneyNetA=daraja")',
+    ]);
+    const problems = (() => {
+      try {
+        loadConfig(
+          { TOPUP_MODE: 'live', PROVIDERS: 'MoneyNetA=mpesa,CarrierA=bank' },
+          { liveProviders: ['mpesa'] },
+        );
+      } catch (error) {
+        if (error instanceof ConfigError) return error.problems;
+      }
+      return [];
+    })();
+    expect(problems).toEqual([
+      'PROVIDERS: expected a live provider this build has (mpesa) for CarrierA, received "bank" (received "MoneyNetA=mpesa,CarrierA=bank")',
+    ]);
+  });
+
+  it('reads PROVIDERS into each network’s provider in live mode', () => {
+    const config = loadConfig(
+      { TOPUP_MODE: 'live', PROVIDERS: ' MoneyNetA=mpesa, CarrierA=airtime-hub,CarrierB=airtime-hub' },
+      { liveProviders: ['mpesa', 'airtime-hub'] },
     );
+    expect([...config.providers]).toEqual([
+      ['MoneyNetA', 'mpesa'],
+      ['CarrierA', 'airtime-hub'],
+      ['CarrierB', 'airtime-hub'],
+    ]);
+    expect(loadConfig({}).providers.size).toBe(0);
+  });
+
+  it('refuses PROVIDERS that do not read, each problem named', () => {
+    expect(
+      problemsOf({ TOPUP_MODE: 'live', PROVIDERS: 'MoneyNetA=mpesa,MoneyNetA=mpesa,NetZ=x,CarrierA' }),
+    ).toEqual([
+      'PROVIDERS: expected each network once, received MoneyNetA twice (received "MoneyNetA=mpesa,MoneyNetA=mpesa,NetZ=x,CarrierA")',
+      'PROVIDERS: expected a network token (MoneyNetA, MoneyNetB, MoneyNetC, MoneyNetD, CarrierA, CarrierB, CarrierC), received "NetZ" (received "MoneyNetA=mpesa,MoneyNetA=mpesa,NetZ=x,CarrierA")',
+      'PROVIDERS: expected network=provider pairs such as MoneyNetA=daraja, received "CarrierA" (received "MoneyNetA=mpesa,MoneyNetA=mpesa,NetZ=x,CarrierA")',
+    ]);
+  });
+
+  it('refuses PROVIDERS in sandbox mode, where the simulator plays every network', () => {
+    expect(problemsOf({ PROVIDERS: 'MoneyNetA=daraja' })).toEqual([
+      'PROVIDERS: expected nothing in sandbox mode, which routes every network to the simulator; set ' +
+        'TOPUP_MODE=live to use it (received "MoneyNetA=daraja")',
+    ]);
   });
 
   it('gives the service short PostgreSQL limits and leaves the operator’s commands the store’s own', () => {
@@ -151,7 +202,7 @@ describe('the service configuration', () => {
       'WORKER_PORT: expected a whole number from 0 to 65535 (received "99999")',
       'AIRTIME_MIN_AMOUNT: must not exceed AIRTIME_MAX_AMOUNT, which is 100 (received "500")',
       'HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS, which is 30000 (received "60000")',
-      expect.stringMatching(/^TOPUP_MODE: live mode needs real money-network and carrier providers/),
+      expect.stringMatching(/^PROVIDERS: expected network=provider pairs/),
     ]);
   });
 

@@ -5,6 +5,8 @@ import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import type { OpenStoreOptions } from '@topup/ledger';
 import { z } from 'zod';
+import { liveProviders } from './live-providers.js';
+import { providerMap } from './provider-map.js';
 
 const integer = (min: number, max: number) => {
   const error = `expected a whole number from ${min} to ${max}`;
@@ -108,6 +110,7 @@ const environmentSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{32,256}$/, 'expected 32 to 256 letters, digits, _ or -')
     .optional(),
   PROVIDER_WEBHOOK_SOURCES: sourceList.optional(),
+  PROVIDERS: providerMap.optional(),
   PROVIDER_QUERY_AFTER_SECONDS: integer(1, 86_400).default(60),
   RECONCILIATION_WINDOW_SECONDS: integer(1, 86_400 * 30).default(86_400),
   CALLBACK_RETRY_SCHEDULE: retrySchedule.default([0, 5, 300, 1_800, 7_200, 18_000, 36_000, 36_000]),
@@ -136,47 +139,83 @@ const ordered = [
 
 // Checks that span variables run even when some variable is bad (`when`), so one start reports every
 // problem; a check whose own variables did not parse says nothing, since those are reported already.
-const checkedEnvironmentSchema = environmentSchema.superRefine(
-  (parsed, ctx) => {
-    const env: Readonly<Record<string, unknown>> = parsed;
-    for (const [low, high] of ordered) {
-      const [lowValue, highValue] = [env[low], env[high]];
-      if (typeof lowValue === 'number' && typeof highValue === 'number' && lowValue > highValue) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [low],
-          message: `must not exceed ${high}, which is ${highValue}`,
-        });
+const checkedEnvironmentSchema = (liveProviders: readonly string[]) =>
+  environmentSchema.superRefine(
+    (parsed, ctx) => {
+      const env: Readonly<Record<string, unknown>> = parsed;
+      for (const [low, high] of ordered) {
+        const [lowValue, highValue] = [env[low], env[high]];
+        if (typeof lowValue === 'number' && typeof highValue === 'number' && lowValue > highValue) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [low],
+            message: `must not exceed ${high}, which is ${highValue}`,
+          });
+        }
       }
-    }
-    // The timeout must not act on a transaction whose request may still be submitting it: the provider
-    // would not know it yet. A request lasts at most its store deadline plus the provider timeout; twice
-    // that leaves room for the worker's polling and clocks.
-    const { TRANSACTION_TIMEOUT: timeout, PROVIDER_TIMEOUT_MS: provider, STORE_DEADLINE_MS: store } = env;
-    if (typeof timeout === 'number' && typeof provider === 'number' && typeof store === 'number') {
-      const shortestMs = 2 * (provider + store);
-      if (timeout * 1000 < shortestMs) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['TRANSACTION_TIMEOUT'],
-          message:
-            `expected at least ${String(Math.ceil(shortestMs / 1000))} seconds, twice the longest a request ` +
-            `can take (PROVIDER_TIMEOUT_MS ${String(provider)} + STORE_DEADLINE_MS ${String(store)})`,
-        });
+      // The timeout must not act on a transaction whose request may still be submitting it: the provider
+      // would not know it yet. A request lasts at most its store deadline plus the provider timeout; twice
+      // that leaves room for the worker's polling and clocks.
+      const { TRANSACTION_TIMEOUT: timeout, PROVIDER_TIMEOUT_MS: provider, STORE_DEADLINE_MS: store } = env;
+      if (typeof timeout === 'number' && typeof provider === 'number' && typeof store === 'number') {
+        const shortestMs = 2 * (provider + store);
+        if (timeout * 1000 < shortestMs) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['TRANSACTION_TIMEOUT'],
+            message:
+              `expected at least ${String(Math.ceil(shortestMs / 1000))} seconds, twice the longest a request ` +
+              `can take (PROVIDER_TIMEOUT_MS ${String(provider)} + STORE_DEADLINE_MS ${String(store)})`,
+          });
+        }
       }
-    }
-    if (env.TOPUP_MODE === 'live') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['TOPUP_MODE'],
-        message:
-          'live mode needs real money-network and carrier providers, and none is configured in this ' +
-          'build; run in sandbox mode (TOPUP_MODE=sandbox) or configure providers',
-      });
-    }
-  },
-  { when: () => true },
-);
+      checkProviders(parsed, liveProviders, ctx);
+    },
+    { when: () => true },
+  );
+
+/**
+ * Live mode moves money only through providers named in PROVIDERS, each one this build has; sandbox mode
+ * routes every network to the simulator, so a PROVIDERS there would be silently ignored and is refused.
+ */
+function checkProviders(
+  // PROVIDERS is still the text written when it did not read (checks across variables run regardless).
+  env: { TOPUP_MODE?: string | undefined; PROVIDERS?: ReadonlyMap<string, string> | string | undefined },
+  liveProviders: readonly string[],
+  ctx: z.core.$RefinementCtx,
+): void {
+  const path = ['PROVIDERS'];
+  if (env.TOPUP_MODE === 'sandbox' && env.PROVIDERS !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path,
+      message:
+        'expected nothing in sandbox mode, which routes every network to the simulator; set TOPUP_MODE=live to use it',
+    });
+  }
+  if (env.TOPUP_MODE !== 'live') return;
+  if (env.PROVIDERS === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path,
+      message:
+        'expected network=provider pairs such as MoneyNetA=daraja,CarrierA=africastalking: live mode ' +
+        'moves money only through the providers named there (or run TOPUP_MODE=sandbox)',
+    });
+    return;
+  }
+  // What did not read is reported already.
+  if (typeof env.PROVIDERS === 'string') return;
+  const available = liveProviders.length === 0 ? 'none' : liveProviders.join(', ');
+  for (const [network, provider] of env.PROVIDERS) {
+    if (liveProviders.includes(provider)) continue;
+    ctx.addIssue({
+      code: 'custom',
+      path,
+      message: `expected a live provider this build has (${available}) for ${network}, received ${JSON.stringify(provider)}`,
+    });
+  }
+}
 
 export type Environment = z.infer<typeof environmentSchema>;
 
@@ -213,6 +252,8 @@ export interface Config {
   readonly providerWebhookToken: string | undefined;
   /** Who may call the provider webhook routes (addresses or CIDR ranges); empty, anyone with the token. */
   readonly providerWebhookSources: readonly string[];
+  /** Live mode's network token to provider id (PROVIDERS); empty in sandbox mode. */
+  readonly providers: ReadonlyMap<string, string>;
   /** A transaction with no result this long after it was made is asked about, then again with backoff. */
   readonly providerQueryAfterSeconds: number;
   /** How long past the transaction timeout a leg may stay unsettled before it waits for an operator. */
@@ -264,11 +305,21 @@ function describe(environment: Record<string, string | undefined>, issue: z.core
   return `${name}: ${issue.message} (received ${shown(environment[name])})`;
 }
 
+export interface LoadConfigOptions {
+  /** The ids PROVIDERS may name: the live providers this build has (tests add providers of their own). */
+  readonly liveProviders?: readonly string[];
+}
+
 /** Reads and validates the configuration; throws a ConfigError listing every bad variable. */
-export function loadConfig(environment: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(
+  environment: Record<string, string | undefined> = process.env,
+  options: LoadConfigOptions = {},
+): Config {
   // Empty variables count as unset, as a shell's `VAR=` usually means.
   const present = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== ''));
-  const parsed = checkedEnvironmentSchema.safeParse(present);
+  const parsed = checkedEnvironmentSchema([...(options.liveProviders ?? liveProviders.keys())]).safeParse(
+    present,
+  );
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => describe(present, issue)));
   const env = parsed.data;
   return {
@@ -294,6 +345,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     transactionTimeoutSeconds: env.TRANSACTION_TIMEOUT,
     providerWebhookToken: env.PROVIDER_WEBHOOK_TOKEN,
     providerWebhookSources: env.PROVIDER_WEBHOOK_SOURCES ?? [],
+    providers: env.PROVIDERS ?? new Map(),
     providerQueryAfterSeconds: env.PROVIDER_QUERY_AFTER_SECONDS,
     reconciliationWindowSeconds: env.RECONCILIATION_WINDOW_SECONDS,
     callbackRetryScheduleSeconds: env.CALLBACK_RETRY_SCHEDULE,

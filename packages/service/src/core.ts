@@ -3,11 +3,13 @@
 
 import { createLedger, openStore } from '@topup/ledger';
 import type { Ledger, Store } from '@topup/ledger';
-import { createSandboxSimulator } from '@topup/providers';
-import type { Provider } from '@topup/providers';
+import { createSandboxSimulator, routeEveryNetworkTo, routeNetworks } from '@topup/providers';
+import type { Provider, ProviderRoutes } from '@topup/providers';
 import type { Logger } from 'pino';
 import { serviceStoreOptionsOf, storeOptionsOf } from './config.js';
 import type { Config } from './config.js';
+import { liveProviders } from './live-providers.js';
+import type { LiveProviderFactory } from './live-providers.js';
 import { createLogger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import type { Metrics } from './metrics.js';
@@ -19,8 +21,9 @@ export interface Core {
   readonly metrics: Metrics;
   readonly store: Store;
   readonly ledger: Ledger;
-  readonly provider: Provider;
-  /** The provider's submissions wait on this store (the sandbox simulator's do), not on a network. */
+  /** Which provider carries each network: the simulator for all in sandbox mode, PROVIDERS' in live mode. */
+  readonly providers: ProviderRoutes;
+  /** The providers' submissions wait on this store (the sandbox simulator's do), not on a network. */
   readonly providerInStore: boolean;
   close(): Promise<void>;
 }
@@ -49,6 +52,8 @@ export interface CoreParts {
   readonly logger: Logger;
   /** Replaces the sandbox simulator (tests use providers that fail or hang). */
   readonly provider?: (store: Store) => Provider;
+  /** The live providers PROVIDERS may name; this build's own by default (tests add their own). */
+  readonly liveProviders?: ReadonlyMap<string, LiveProviderFactory>;
 }
 
 /**
@@ -64,19 +69,41 @@ export function assembleCore(config: Config, store: Store, parts: CoreParts): Co
       metrics.batchSize.observe(size);
     },
   });
-  const provider =
-    parts.provider?.(store) ?? createSandboxSimulator(store, { delayMs: config.simulatorDelayMs });
+  const providers =
+    config.mode === 'live'
+      ? liveRoutes(config, store, parts)
+      : routeEveryNetworkTo(
+          parts.provider?.(store) ?? createSandboxSimulator(store, { delayMs: config.simulatorDelayMs }),
+        );
   return {
     config,
     logger: parts.logger,
     metrics,
     store,
     ledger,
-    provider,
-    providerInStore: parts.provider === undefined,
+    providers,
+    providerInStore: config.mode === 'sandbox' && parts.provider === undefined,
     async close() {
       await ledger.close();
       await store.close();
     },
   };
+}
+
+/** Each provider PROVIDERS names, made once, and the networks it carries. */
+function liveRoutes(config: Config, store: Store, parts: CoreParts): ProviderRoutes {
+  const factories = parts.liveProviders ?? liveProviders;
+  const made = new Map<string, Provider>();
+  const routes = new Map<string, Provider>();
+  for (const [network, id] of config.providers) {
+    let provider = made.get(id);
+    if (provider === undefined) {
+      const factory = factories.get(id);
+      if (factory === undefined) throw new Error(`Expected a live provider named '${id}', found none.`);
+      provider = factory({ config, store, logger: parts.logger });
+      made.set(id, provider);
+    }
+    routes.set(network, provider);
+  }
+  return routeNetworks(routes);
 }

@@ -8,7 +8,7 @@ import type { Ledger, Store } from '@topup/ledger';
 import { verifyCallback } from '@topup/signing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createSandboxSimulator } from '@topup/providers';
+import { createSandboxSimulator, routeEveryNetworkTo } from '@topup/providers';
 import { startWorker } from './start-worker.js';
 import { startCallbackReceiver } from './testing/callback-receiver.js';
 import type { CallbackReceiver, ReceivedCallback } from './testing/callback-receiver.js';
@@ -71,7 +71,13 @@ describe.each(testStoreKinds())('callback delivery on %s', (kind) => {
 
   function start(overrides: Partial<WorkerSettings> = {}) {
     const provider = createSandboxSimulator(store, { delayMs: 0 });
-    const worker = startWorker({ store, ledger, provider, logger, settings: settings(overrides) });
+    const worker = startWorker({
+      store,
+      ledger,
+      providers: routeEveryNetworkTo(provider),
+      logger,
+      settings: settings(overrides),
+    });
     onTestFinished(() => worker.stop());
     return { worker, provider };
   }

@@ -17,7 +17,7 @@ import { applyProviderResults } from './loops/provider-results.js';
 import { applyPushedResults } from './loops/pushed-results.js';
 import { cancelTimedOutTransactions } from './loops/transaction-timeouts.js';
 import { migrateProviders } from '@topup/providers';
-import type { Provider } from '@topup/providers';
+import type { ProviderRoutes } from '@topup/providers';
 import { createWorkerMetrics } from './worker-metrics.js';
 import { resolveWorkerSettings } from './worker-settings.js';
 import type { WorkerSettings } from './worker-settings.js';
@@ -25,7 +25,8 @@ import type { WorkerSettings } from './worker-settings.js';
 export interface StartWorkerOptions {
   readonly store: Store;
   readonly ledger: Ledger;
-  readonly provider: Provider;
+  /** Which provider carries each network; results are read from every one of them. */
+  readonly providers: ProviderRoutes;
   readonly logger: Logger;
   readonly settings: WorkerSettings;
   /** DNS for callback hosts; the system resolver by default. */
@@ -44,7 +45,7 @@ export interface RunningWorker {
 /** Starts the worker's loops; they run until `stop()`. */
 export function startWorker(options: StartWorkerOptions): RunningWorker {
   const settings = resolveWorkerSettings(options.settings);
-  const { store, ledger, provider } = options;
+  const { store, ledger, providers } = options;
   const logger = options.logger.child({ component: 'worker', workerId: settings.workerId });
   const now = options.now ?? (() => new Date());
   const metrics = createWorkerMetrics(() => deliveryQueueStats(store));
@@ -78,19 +79,22 @@ export function startWorker(options: StartWorkerOptions): RunningWorker {
   });
   const loops: PollLoop[] = [
     deliveries,
-    startPollLoop({
-      name: 'provider results',
-      intervalMs: settings.resultPollIntervalMs,
-      logger,
-      round: () => applyProviderResults({ ledger, provider, logger, metrics, batchSize: settings.batchSize }),
-    }),
+    ...providers.providers.map((provider) =>
+      startPollLoop({
+        name: `provider results (${provider.name})`,
+        intervalMs: settings.resultPollIntervalMs,
+        logger,
+        round: () =>
+          applyProviderResults({ ledger, provider, logger, metrics, batchSize: settings.batchSize }),
+      }),
+    ),
     startPollLoop({
       name: 'pushed results',
       intervalMs: settings.resultPollIntervalMs,
       logger,
       round: async () => {
         await inboxReady();
-        return applyPushedResults({ store, ledger, provider, logger, batchSize: settings.batchSize, now });
+        return applyPushedResults({ store, ledger, providers, logger, batchSize: settings.batchSize, now });
       },
     }),
     startPollLoop({
@@ -100,7 +104,7 @@ export function startWorker(options: StartWorkerOptions): RunningWorker {
       round: () =>
         cancelTimedOutTransactions({
           ledger,
-          provider,
+          providers,
           logger,
           metrics,
           timeoutMs: settings.transactionTimeoutMs,
@@ -118,7 +122,7 @@ export function startWorker(options: StartWorkerOptions): RunningWorker {
       round: () =>
         resumeInterruptedSubmissions({
           ledger,
-          provider,
+          providers,
           logger,
           metrics,
           interruptedAfterMs: settings.interruptedAfterMs,

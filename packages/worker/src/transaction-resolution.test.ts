@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { TIMEOUT_REASON } from './loops/transaction-timeouts.js';
 import type { Provider } from '@topup/providers';
-import { createSandboxSimulator } from '@topup/providers';
+import { createSandboxSimulator, routeEveryNetworkTo } from '@topup/providers';
 import { startWorker } from './start-worker.js';
 import type { StartWorkerOptions } from './start-worker.js';
 import { startCallbackReceiver } from './testing/callback-receiver.js';
@@ -54,7 +54,7 @@ describe.each(testStoreKinds())('transaction resolution on %s', (kind) => {
     const worker = startWorker({
       store,
       ledger,
-      provider,
+      providers: routeEveryNetworkTo(provider),
       logger,
       ...(options.now === undefined ? {} : { now: options.now }),
       settings: {

@@ -3,7 +3,7 @@
 
 import type { Envelope } from '@topup/envelope';
 import type { Account, Ledger } from '@topup/ledger';
-import type { Provider } from '@topup/providers';
+import type { ProviderRoutes } from '@topup/providers';
 import type { Context } from 'koa';
 import type { ApiState } from '../api-state.js';
 import type { Config } from '@topup/service';
@@ -12,8 +12,8 @@ import type { EncodedReply } from '../reply.js';
 export interface ApiDependencies {
   /** For a handler, the ledger with every call charged to the request's store budget. */
   readonly ledger: Ledger;
-  /** For a handler, the provider with store-backed submissions charged to the request's store budget. */
-  readonly provider: Provider;
+  /** For a handler, the providers, with store-backed submissions charged to the request's store budget. */
+  readonly providers: Pick<ProviderRoutes, 'forNetwork'>;
   readonly config: Config;
 }
 

@@ -9,6 +9,7 @@ export const buyAirtime = transactionHandler<BuyAirtimeRequest>({
   name: 'buy_airtime',
   requestedMessage: successMessages.airtimeRequested,
   channel: 'airtime',
+  networks: (request) => [request.network, request.payment_network],
   reserve: (deps, accountId, request, idempotency, signal) =>
     deps.ledger.requestAirtime({
       accountId,

@@ -8,6 +8,7 @@ export const sendAgentFloat = transactionHandler<SendAgentFloatRequest>({
   name: 'send_agent_float',
   requestedMessage: successMessages.agentFloatRequested,
   channel: 'float',
+  networks: (request) => [request.network],
   reserve: (deps, accountId, request, idempotency, signal) =>
     deps.ledger.requestAgentFloat({
       accountId,

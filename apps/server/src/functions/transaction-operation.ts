@@ -16,6 +16,7 @@ import type {
   StoredResponse,
   TransactionRecord,
 } from '@topup/ledger';
+import { unservedNetwork } from '@topup/providers';
 import { submitWithin } from '@topup/worker';
 import type { Logger } from 'pino';
 import { ApiFailure } from '../api-failure.js';
@@ -27,6 +28,8 @@ export interface TransactionOperation<I> {
   readonly name: CancellableOperation;
   readonly requestedMessage: string;
   readonly channel: 'float' | 'airtime';
+  /** The networks the request needs a provider for: the one that carries it, and a payer's. */
+  networks(input: I): readonly string[];
   reserve(
     deps: ApiDependencies,
     accountId: string,
@@ -152,7 +155,12 @@ async function resolveSubmission<I>(
   channel: ChannelBalance,
   account: Account,
 ): Promise<Answer> {
-  const submitted = await submitWithin(deps.provider, transaction, deps.config.providerTimeoutMs);
+  const provider = deps.providers.forNetwork(transaction.network);
+  if (provider === undefined) {
+    // Checked before the reservation; only a configuration changed in between gets here.
+    throw new Error(`Expected a provider for ${transaction.network}, found none.`);
+  }
+  const submitted = await submitWithin(provider, transaction, deps.config.providerTimeoutMs);
   if (submitted.kind === 'accepted') {
     // The answer does not wait for this note: without it the worker submits the transaction again after
     // the provider timeout, keyed by its reference, which is exactly the recovery from a crash right here.
@@ -172,8 +180,8 @@ async function resolveSubmission<I>(
   const cancelled = await deps.ledger.cancel(
     transaction.reference,
     refused
-      ? { reason: submitted.reason, providerCode: submitted.providerCode, provider: deps.provider.name }
-      : { reason: submitted.reason, provider: deps.provider.name },
+      ? { reason: submitted.reason, providerCode: submitted.providerCode, provider: provider.name }
+      : { reason: submitted.reason, provider: provider.name },
   );
   if (cancelled.kind !== 'resolved') {
     // Resolved meanwhile (a result the worker applied while the submission hung): its state is the truth.
@@ -199,6 +207,12 @@ async function resolveSubmission<I>(
 export function transactionHandler<I>(operation: TransactionOperation<I>) {
   return async (input: HandlerInput<I>): Promise<HandlerResult> => {
     const { deps, account, ctx } = input;
+    const unserved = unservedNetwork(deps.providers, operation.networks(input.input));
+    if (unserved !== undefined) {
+      throw new ApiFailure('5000', [
+        `network ${unserved} is not served here: no provider is configured for it`,
+      ]);
+    }
     const key = ctx.state.idempotencyKey;
     const idempotency =
       key === undefined ? undefined : { key, requestHash: requestFingerprint(operation.name, input.input) };

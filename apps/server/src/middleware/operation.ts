@@ -5,14 +5,14 @@ import type { ApiState, CallerState, FunctionState } from '../api-state.js';
 import type { ApiDependencies } from '../functions/api-function.js';
 import { handlers } from '../functions/registry.js';
 import { encodeReply, sendReply } from '../reply.js';
-import { ledgerWithinBudget, providerWithinBudget, type StoreBudget } from '../store-deadline.js';
+import { ledgerWithinBudget, providersWithinBudget, type StoreBudget } from '../store-deadline.js';
 
 /** The service's dependencies as one request's handler sees them: store calls charged to `budget`. */
 function within(service: ApiDependencies, budget: StoreBudget): ApiDependencies {
   return {
     ...service,
     ledger: ledgerWithinBudget(service.ledger, budget),
-    provider: providerWithinBudget(service.provider, budget),
+    providers: providersWithinBudget(service.providers, budget),
   };
 }
 

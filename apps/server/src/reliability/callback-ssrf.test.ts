@@ -12,7 +12,7 @@ import type { AddressInfo, Server } from 'node:net';
 import { createLedger } from '@topup/ledger';
 import type { DeliveryRecord, Ledger, Store } from '@topup/ledger';
 import { parseSendAgentFloat } from '@topup/validation';
-import { createSandboxSimulator } from '@topup/providers';
+import { createSandboxSimulator, routeEveryNetworkTo } from '@topup/providers';
 import { checkCallbackUrl, startWorker } from '@topup/worker';
 import type { ResolvedAddress, WorkerSettings } from '@topup/worker';
 import { pino } from 'pino';
@@ -181,7 +181,7 @@ describe.each(openTestStores())('the callback SSRF guard when delivering, on $na
       const worker = startWorker({
         store,
         ledger,
-        provider: createSandboxSimulator(store, { delayMs: 0 }),
+        providers: routeEveryNetworkTo(createSandboxSimulator(store, { delayMs: 0 })),
         logger: logs.logger,
         settings: settings('live'),
         resolve,
@@ -226,7 +226,7 @@ describe.each(openTestStores())('the callback SSRF guard when delivering, on $na
       const permissive = startWorker({
         store,
         ledger,
-        provider: createSandboxSimulator(store, { delayMs: 0 }),
+        providers: routeEveryNetworkTo(createSandboxSimulator(store, { delayMs: 0 })),
         logger: pino({ level: 'silent' }),
         settings: { ...settings('live'), allowPrivateCallbackNetworks: true },
         resolve,
@@ -267,7 +267,7 @@ describe.each(openTestStores())('the callback SSRF guard when delivering, on $na
       const worker = startWorker({
         store,
         ledger,
-        provider: createSandboxSimulator(store, { delayMs: 0 }),
+        providers: routeEveryNetworkTo(createSandboxSimulator(store, { delayMs: 0 })),
         logger: pino({ level: 'silent' }),
         settings: settings('sandbox'),
       });
@@ -297,7 +297,7 @@ describe.each(openTestStores())('the callback SSRF guard when delivering, on $na
       const local = startWorker({
         store,
         ledger,
-        provider: createSandboxSimulator(store, { delayMs: 0 }),
+        providers: routeEveryNetworkTo(createSandboxSimulator(store, { delayMs: 0 })),
         logger: pino({ level: 'silent' }),
         settings: { ...settings('sandbox'), allowLoopbackCallbacks: true },
       });

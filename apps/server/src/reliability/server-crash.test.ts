@@ -6,7 +6,7 @@
 
 import { once } from 'node:events';
 import { createLedger } from '@topup/ledger';
-import { createSandboxSimulator } from '@topup/providers';
+import { createSandboxSimulator, routeEveryNetworkTo } from '@topup/providers';
 import { startWorker } from '@topup/worker';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -71,7 +71,7 @@ describe.skipIf(databaseUrl === undefined)('a server killed with SIGKILL under l
     const worker = startWorker({
       store: db.store,
       ledger,
-      provider: createSandboxSimulator(db.store, { delayMs: 0 }),
+      providers: routeEveryNetworkTo(createSandboxSimulator(db.store, { delayMs: 0 })),
       logger: pino({ level: 'silent' }),
       settings: {
         mode: 'sandbox',

@@ -15,7 +15,7 @@ import {
   withWorkerMetrics,
   workerSettingsOf,
 } from '@topup/service';
-import type { Config } from '@topup/service';
+import type { Config, LiveProviderFactory } from '@topup/service';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import { startHttpServer } from '../runtime.js';
 import type { RunningServer } from '../runtime.js';
@@ -29,6 +29,8 @@ export interface TestServiceOptions {
   readonly workerSettings?: Partial<WorkerSettings>;
   /** Replace the sandbox simulator (e.g. with a provider that fails). */
   readonly provider?: (store: Store) => Provider;
+  /** Live providers PROVIDERS may name, by id (with `TOPUP_MODE: 'live'` in `env`). */
+  readonly liveProviders?: ReadonlyMap<string, LiveProviderFactory>;
   readonly logger?: Logger;
   /** Replace the configured rate limiter (e.g. with one whose clock stands still). */
   readonly rateLimiter?: RateLimiter;
@@ -71,13 +73,17 @@ const testEnvironment = {
 };
 
 export async function startTestService(store: Store, options: TestServiceOptions = {}): Promise<TestService> {
-  const config = loadConfig({ ...testEnvironment, ...options.env });
+  const config = loadConfig(
+    { ...testEnvironment, ...options.env },
+    options.liveProviders === undefined ? {} : { liveProviders: [...options.liveProviders.keys()] },
+  );
   const logger = options.logger ?? pino({ level: 'silent' });
   // As openCore does: the providers' tables too, which a store opened by the ledger alone lacks.
   await migrateService(store);
   const core = assembleCore(config, store, {
     logger,
     ...(options.provider === undefined ? {} : { provider: options.provider }),
+    ...(options.liveProviders === undefined ? {} : { liveProviders: options.liveProviders }),
   });
   const { ledger } = core;
   const worker =
@@ -112,7 +118,7 @@ export async function startTestService(store: Store, options: TestServiceOptions
       );
       if (funding.float !== undefined) await ledger.fund(account.id, 'float', funding.float);
       if (funding.airtime !== undefined) await ledger.fund(account.id, 'airtime', funding.airtime);
-      const { token } = await ledger.issueToken(account.id, 'test');
+      const { token } = await ledger.issueToken(account.id, config.mode === 'live' ? 'live' : 'test');
       return { account, token };
     },
     call(name, request = {}) {

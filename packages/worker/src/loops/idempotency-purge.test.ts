@@ -2,7 +2,7 @@ import { createLedger } from '@topup/ledger';
 import type { Ledger, Store } from '@topup/ledger';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createSandboxSimulator } from '@topup/providers';
+import { createSandboxSimulator, routeEveryNetworkTo } from '@topup/providers';
 import { startWorker } from '../start-worker.js';
 import { eventually } from '../testing/scenario.js';
 import { openTestStore, testStoreKinds } from '../testing/test-stores.js';
@@ -32,7 +32,7 @@ describe.each(testStoreKinds())('the idempotency purge of a running worker on %s
     const worker = startWorker({
       store,
       ledger,
-      provider: createSandboxSimulator(store, { delayMs: 0 }),
+      providers: routeEveryNetworkTo(createSandboxSimulator(store, { delayMs: 0 })),
       logger: silent,
       settings: {
         mode: 'sandbox',

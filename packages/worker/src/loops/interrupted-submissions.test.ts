@@ -5,6 +5,9 @@ import { createWorkerMetrics } from '../worker-metrics.js';
 import { resumeInterruptedSubmissions } from './interrupted-submissions.js';
 import type { InterruptedSubmissionsDependencies } from './interrupted-submissions.js';
 
+/** Every network to `provider`, as sandbox mode routes them. */
+const routeTo = <P>(provider: P) => ({ forNetwork: (): P | undefined => provider });
+
 type Ledger = InterruptedSubmissionsDependencies['ledger'];
 type Stuck = Awaited<ReturnType<Ledger['listUnsubmitted']>>[number];
 
@@ -34,7 +37,7 @@ function harness(idempotent: boolean, status: () => Promise<ProviderStatus>) {
         return Promise.resolve(true);
       },
     },
-    provider: {
+    providers: routeTo({
       name: 'network',
       idempotentSubmissions: idempotent,
       submit: () => {
@@ -50,7 +53,7 @@ function harness(idempotent: boolean, status: () => Promise<ProviderStatus>) {
         calls.push(`ack ${ids.join(',')}`);
         return Promise.resolve();
       },
-    },
+    }),
     logger: pino({ level: 'silent' }),
     metrics: createWorkerMetrics(noQueue),
     interruptedAfterMs: 15_000,
@@ -93,5 +96,11 @@ describe('resumeInterruptedSubmissions', () => {
     const { deps, calls } = harness(false, () => Promise.reject(new Error('status endpoint down')));
     await resumeInterruptedSubmissions(deps);
     expect(calls).toEqual(['query', 'noted TX1 unknown']);
+  });
+
+  it('sends nothing when no provider serves the transaction’s network any more', async () => {
+    const { deps, calls } = harness(true, () => Promise.resolve({ kind: 'not_found' }));
+    await resumeInterruptedSubmissions({ ...deps, providers: { forNetwork: () => undefined } });
+    expect(calls).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@
 
 import type { Ledger, TransactionRecord } from '@topup/ledger';
 import type { Logger } from 'pino';
-import type { Provider, ProviderStatus } from '@topup/providers';
+import type { Provider, ProviderRoutes, ProviderStatus } from '@topup/providers';
 import { answerWithin, late } from '../answer-within.js';
 import { submitWithin } from '../submit-within.js';
 import type { WorkerMetrics } from '../worker-metrics.js';
@@ -19,7 +19,8 @@ export interface InterruptedSubmissionsDependencies {
     Ledger,
     'listUnsubmitted' | 'markSubmitted' | 'cancel' | 'complete' | 'noteUnsettledLeg'
   >;
-  readonly provider: Provider;
+  /** The provider of each transaction's network is the one it is submitted to. */
+  readonly providers: Pick<ProviderRoutes, 'forNetwork'>;
   readonly logger: Logger;
   readonly metrics: WorkerMetrics;
   /** A submission still unrecorded this long after its request counts as interrupted. */
@@ -37,8 +38,9 @@ export interface InterruptedSubmissionsDependencies {
 async function lookedUp(
   deps: InterruptedSubmissionsDependencies,
   transaction: TransactionRecord,
+  provider: Provider,
 ): Promise<'submit' | 'settled' | 'unknown'> {
-  const { ledger, provider } = deps;
+  const { ledger } = deps;
   const { reference } = transaction;
   const status: ProviderStatus | typeof late = await answerWithin(
     provider.query(reference),
@@ -67,9 +69,15 @@ async function resume(
   transaction: TransactionRecord,
 ): Promise<void> {
   const { ledger, logger, metrics } = deps;
-  const { reference } = transaction;
-  if (!deps.provider.idempotentSubmissions) {
-    const found = await lookedUp(deps, transaction);
+  const { reference, network } = transaction;
+  const provider = deps.providers.forNetwork(network);
+  if (provider === undefined) {
+    // PROVIDERS changed since it was made: it is left for the timeout's reconciliation, never sent elsewhere.
+    logger.warn({ reference, network }, 'no provider serves the network of an interrupted submission');
+    return;
+  }
+  if (!provider.idempotentSubmissions) {
+    const found = await lookedUp(deps, transaction, provider);
     if (found !== 'submit') {
       logger.info(
         { reference, provider: found },
@@ -78,7 +86,7 @@ async function resume(
       return;
     }
   }
-  const answer = await submitWithin(deps.provider, transaction, deps.providerTimeoutMs);
+  const answer = await submitWithin(provider, transaction, deps.providerTimeoutMs);
   metrics.submissionsResumed.inc({ result: answer.kind });
   if (answer.kind === 'accepted') {
     await ledger.markSubmitted(reference);
@@ -87,14 +95,14 @@ async function resume(
     await ledger.cancel(reference, {
       reason: answer.reason,
       providerCode: answer.providerCode,
-      provider: deps.provider.name,
+      provider: provider.name,
     });
     logger.info(
       { reference, reason: answer.reason },
       'interrupted submission refused by the provider; cancelled',
     );
   } else {
-    await ledger.cancel(reference, { reason: answer.reason, provider: deps.provider.name });
+    await ledger.cancel(reference, { reason: answer.reason, provider: provider.name });
     logger.warn(
       {
         reference,

@@ -6,7 +6,7 @@
 
 import type { Ledger, Queryable } from '@topup/ledger';
 import { markWebhookCallsApplied, unappliedWebhookCalls } from '@topup/providers';
-import type { InboxEntry, Provider } from '@topup/providers';
+import type { InboxEntry, ProviderRoutes } from '@topup/providers';
 import type { Logger } from 'pino';
 import type { RoundResult } from './poll-loop.js';
 import { applyProviderResult } from './provider-results.js';
@@ -14,15 +14,15 @@ import { applyProviderResult } from './provider-results.js';
 export interface PushedResultsDependencies {
   readonly store: Queryable;
   readonly ledger: Pick<Ledger, 'complete' | 'cancel'>;
-  readonly provider: Pick<Provider, 'name' | 'webhooks'>;
+  readonly providers: Pick<ProviderRoutes, 'named'>;
   readonly logger: Logger;
   readonly batchSize: number;
   readonly now: () => Date;
 }
 
 async function outcomeOf(deps: PushedResultsDependencies, entry: InboxEntry): Promise<string> {
-  const { provider } = deps;
-  if (entry.provider !== provider.name || provider.webhooks === undefined) {
+  const provider = deps.providers.named(entry.provider);
+  if (provider?.webhooks === undefined) {
     return `no provider ${entry.provider} in this worker`;
   }
   const event = provider.webhooks.parse(entry.call);

@@ -5,6 +5,9 @@ import { createWorkerMetrics } from '../worker-metrics.js';
 import { cancelTimedOutTransactions, TIMEOUT_REASON } from './transaction-timeouts.js';
 import type { TransactionTimeoutsDependencies } from './transaction-timeouts.js';
 
+/** Every network to `provider`, as sandbox mode routes them. */
+const routeTo = <P>(provider: P) => ({ forNetwork: (): P | undefined => provider });
+
 type Ledger = TransactionTimeoutsDependencies['ledger'];
 type Expired = Awaited<ReturnType<Ledger['listExpired']>>[number];
 
@@ -65,14 +68,14 @@ function harness(
         return Promise.resolve(true);
       },
     },
-    provider: {
+    providers: routeTo({
       name: 'sandbox',
       query: status,
       acknowledge: (ids) => {
         acknowledged.push(...ids);
         return Promise.resolve();
       },
-    },
+    }),
     logger: pino({ level: 'silent' }),
     metrics: createWorkerMetrics(noQueue),
     timeoutMs: 600_000,
@@ -122,6 +125,13 @@ describe('cancelTimedOutTransactions', () => {
     expect(calls).toEqual([]);
     expect(round.more).toBe(false);
     expect(noted).toMatchObject([{ reference: 'TX5', state: 'unknown', review: false }]);
+  });
+
+  it('asks nobody and cancels nothing when no provider serves the transaction’s network any more', async () => {
+    const { deps, calls, noted } = harness(['TX6'], () => Promise.resolve({ kind: 'not_found' }));
+    await cancelTimedOutTransactions({ ...deps, providers: { forNetwork: () => undefined } });
+    expect(calls).toEqual([]);
+    expect(noted).toMatchObject([{ reference: 'TX6', state: 'unknown', review: false }]);
   });
 
   it('asks a young transaction again no sooner than PROVIDER_QUERY_AFTER_SECONDS, and an old one at most 15 minutes apart', async () => {

@@ -20,7 +20,10 @@ export const TIMEOUT_REASON = 'no result from the provider within the timeout';
 
 export interface TransactionTimeoutsDependencies {
   readonly ledger: Pick<Ledger, 'listExpired' | 'complete' | 'cancel' | 'noteUnsettledLeg'>;
-  readonly provider: Pick<Provider, 'name' | 'query' | 'acknowledge'>;
+  /** The provider of each transaction's network is the one asked about it. */
+  readonly providers: {
+    forNetwork(network: string): Pick<Provider, 'name' | 'query' | 'acknowledge'> | undefined;
+  };
   readonly logger: Logger;
   readonly metrics: WorkerMetrics;
   readonly timeoutMs: number;
@@ -50,6 +53,7 @@ type Settlement =
 async function leave(
   deps: TransactionTimeoutsDependencies,
   transaction: TransactionRecord,
+  provider: string,
   why: 'pending' | 'not yet known' | 'no answer',
 ): Promise<Settlement> {
   const now = deps.now();
@@ -58,7 +62,7 @@ async function leave(
   const waitMs = Math.min(Math.max(deps.queryAfterMs, ageMs / 2), MAX_QUERY_INTERVAL_MS);
   await deps.ledger.noteUnsettledLeg(transaction.reference, {
     state: why === 'pending' ? 'pending' : 'unknown',
-    provider: deps.provider.name,
+    provider,
     nextQueryAt: new Date(now.getTime() + waitMs),
     review,
   });
@@ -69,7 +73,22 @@ async function settle(
   deps: TransactionTimeoutsDependencies,
   transaction: TransactionRecord,
 ): Promise<Settlement> {
-  const { ledger, provider } = deps;
+  const { reference, network } = transaction;
+  const provider = deps.providers.forNetwork(network);
+  if (provider === undefined) {
+    // PROVIDERS changed since it was made: nobody can be asked, so nothing is done on a guess.
+    deps.logger.warn({ reference, network }, 'no provider serves the network of an unsettled transaction');
+    return leave(deps, transaction, '', 'no answer');
+  }
+  return settleWith(deps, transaction, provider);
+}
+
+async function settleWith(
+  deps: TransactionTimeoutsDependencies,
+  transaction: TransactionRecord,
+  provider: Pick<Provider, 'name' | 'query' | 'acknowledge'>,
+): Promise<Settlement> {
+  const { ledger } = deps;
   const { reference } = transaction;
   const status: ProviderStatus | typeof late = await answerWithin(
     provider.query(reference),
@@ -78,7 +97,7 @@ async function settle(
     deps.logger.warn({ reference, err: error }, 'the provider could not be asked about a transaction');
     return late;
   });
-  if (status === late) return leave(deps, transaction, 'no answer');
+  if (status === late) return leave(deps, transaction, provider.name, 'no answer');
   switch (status.kind) {
     case 'result': {
       const outcome = await applyProviderResult(ledger, status.result, provider.name);
@@ -86,11 +105,15 @@ async function settle(
       return { kind: 'result', outcome };
     }
     case 'pending':
-      return leave(deps, transaction, 'pending');
+      return leave(deps, transaction, provider.name, 'pending');
     case 'not_found': {
       const ageMs = deps.now().getTime() - transaction.createdAt.getTime();
-      if (ageMs < deps.timeoutMs) return leave(deps, transaction, 'not yet known');
-      const outcome = await ledger.cancel(reference, { reason: TIMEOUT_REASON, provider: provider.name });
+      if (ageMs < deps.timeoutMs) return leave(deps, transaction, provider.name, 'not yet known');
+      const outcome = await ledger.cancel(reference, {
+        reason: TIMEOUT_REASON,
+        provider: provider.name,
+        timedOut: true,
+      });
       return { kind: 'timed_out', outcome };
     }
   }

@@ -4,7 +4,7 @@
 
 import { createLedger, openStore } from '@topup/ledger';
 import { pino } from 'pino';
-import { createSandboxSimulator } from '@topup/providers';
+import { createSandboxSimulator, routeEveryNetworkTo } from '@topup/providers';
 import { startWorker } from '../start-worker.js';
 import type { WorkerSettings } from '../worker-settings.js';
 
@@ -25,7 +25,7 @@ const logger = pino({ level: process.env.TOPUP_TEST_LOG_LEVEL ?? 'silent' });
 const worker = startWorker({
   store,
   ledger,
-  provider,
+  providers: routeEveryNetworkTo(provider),
   logger,
   settings: JSON.parse(settingsJson) as WorkerSettings,
 });
