@@ -22,6 +22,7 @@ const allMigrations = [
   '0008_transaction_legs',
   'providers/0001_simulator_jobs',
   'providers/0002_webhook_inbox',
+  'providers/0003_access_tokens',
 ];
 
 describe('the operator CLI and `pnpm start` as real processes', () => {

@@ -1,6 +1,6 @@
 // Public API of @topup/providers: the interface every money network and airtime carrier sits behind, the
-// routes from networks to providers, the sandbox simulator that plays all of them, and the inbox of results
-// providers push.
+// routes from networks to providers, the sandbox simulator that plays all of them, the inbox of results
+// providers push, the access token providers share across processes, and the M-Pesa Daraja protocol.
 
 export type {
   Provider,
@@ -21,3 +21,19 @@ export { markWebhookCallsApplied, storeWebhookCall, unappliedWebhookCalls } from
 export type { InboxEntry } from './webhook-inbox.js';
 export { routeEveryNetworkTo, routeNetworks, unservedNetwork } from './provider-routes.js';
 export type { ProviderRoutes } from './provider-routes.js';
+export { createSharedAccessToken } from './shared-access-token.js';
+export type { IssuedToken, SharedAccessToken, SharedAccessTokenOptions } from './shared-access-token.js';
+export { callDaraja, issueDarajaToken } from './daraja/daraja-client.js';
+export type { DarajaAnswer, DarajaEndpoint } from './daraja/daraja-client.js';
+export { darajaErrorOf, isStillProcessing, isTokenRejected } from './daraja/daraja-error.js';
+export type { DarajaError } from './daraja/daraja-error.js';
+export { darajaTimestamp, stkPassword } from './daraja/daraja-timestamp.js';
+export { parseInitiatorResult } from './daraja/initiator-result.js';
+export type { InitiatorResult, InitiatorResultReading } from './daraja/initiator-result.js';
+export { securityCredential } from './daraja/security-credential.js';
+export { parseStkCallback } from './daraja/stk-callback.js';
+export type { StkCallback, StkCallbackReading } from './daraja/stk-callback.js';
+export { stkPushRequest } from './daraja/stk-push-request.js';
+export type { StkPushInput } from './daraja/stk-push-request.js';
+export { stkOutcome } from './daraja/stk-result-codes.js';
+export type { StkOutcome } from './daraja/stk-result-codes.js';

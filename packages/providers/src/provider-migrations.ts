@@ -1,5 +1,6 @@
 // The providers' tables, kept in the ledger's database under the ledger's migration bookkeeping: the
-// sandbox simulator's jobs, and the inbox of webhook calls the server stores for the worker to apply.
+// sandbox simulator's jobs, the inbox of webhook calls the server stores for the worker to apply, and the
+// access tokens providers issue, shared by every process.
 // Databases made before the simulator's table left the ledger's own migrations already have it: `IF NOT
 // EXISTS` adopts it, and the results marked taken in those days are deleted.
 
@@ -46,6 +47,20 @@ const webhookInbox: Migration = {
   ],
 };
 
+// A provider token every process shares: Daraja invalidates its previous token whenever a new one is
+// issued, so processes that each fetched their own would keep invalidating one another's.
+const accessTokens: Migration = {
+  id: 'providers/0003_access_tokens',
+  statements: [
+    `CREATE TABLE IF NOT EXISTS provider_access_tokens (
+      provider text PRIMARY KEY,
+      token text NOT NULL,
+      expires_at timestamptz NOT NULL,
+      fetched_at timestamptz NOT NULL
+    )`,
+  ],
+};
+
 /**
  * Creates the providers' tables, when missing, in the ledger's database; returns the ids applied. The
  * simulator also does this on first use; a process that migrates with long time limits before serving
@@ -57,9 +72,9 @@ const webhookInbox: Migration = {
  * import { migrateProviders } from '@topup/providers';
  *
  * const store = await openStore({ dataDir: 'memory://' });
- * await migrateProviders(store); // { applied: ['providers/0001_simulator_jobs', 'providers/0002_webhook_inbox'] }
+ * await migrateProviders(store); // { applied: ['providers/0001_simulator_jobs', 'providers/0002_webhook_inbox', 'providers/0003_access_tokens'] }
  * ```
  */
 export function migrateProviders(store: Store): Promise<{ applied: string[] }> {
-  return applyMigrations(store, [simulatorJobs, webhookInbox]);
+  return applyMigrations(store, [simulatorJobs, webhookInbox, accessTokens]);
 }

@@ -1,0 +1,119 @@
+// Calls to Daraja: the client-credentials token, and authenticated JSON calls that carry the shared token,
+// each within a time limit. A call whose token Daraja refuses is made once more with a renewed token; any
+// other failure is handed back as a DarajaError for the caller to judge (a money-moving call is never
+// repeated here). Credentials never appear in an error or a log line.
+
+import type { IssuedToken, SharedAccessToken } from '../shared-access-token.js';
+import { darajaErrorOf, isTokenRejected, type DarajaError } from './daraja-error.js';
+import { objectOf, parsedJson, textOf } from './tolerant-json.js';
+
+export interface DarajaEndpoint {
+  /** `https://api.safaricom.co.ke`, the sandbox, or a fake on loopback. */
+  readonly baseUrl: string;
+  /** Longest wait for one answer. */
+  readonly timeoutMs: number;
+  /** Replaceable for tests; the global fetch by default. */
+  readonly fetch?: typeof fetch;
+}
+
+/** What a call came to: Daraja's JSON answer, its error, or no answer at all (time limit, connection). */
+export type DarajaAnswer =
+  | { readonly kind: 'ok'; readonly body: Readonly<Record<string, unknown>> }
+  | { readonly kind: 'error'; readonly error: DarajaError }
+  | { readonly kind: 'no_answer'; readonly problem: string };
+
+async function send(endpoint: DarajaEndpoint, path: string, init: RequestInit): Promise<DarajaAnswer> {
+  const fetchFn = endpoint.fetch ?? fetch;
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetchFn(new URL(path, endpoint.baseUrl), {
+      ...init,
+      signal: AbortSignal.timeout(endpoint.timeoutMs),
+    });
+    text = await response.text();
+  } catch (error) {
+    const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    return {
+      kind: 'no_answer',
+      problem: timedOut
+        ? `no answer within ${String(endpoint.timeoutMs)} ms`
+        : `the connection failed (${error instanceof Error ? error.message : String(error)})`,
+    };
+  }
+  if (!response.ok) return { kind: 'error', error: darajaErrorOf(response.status, text) };
+  const body = objectOf(parsedJson(text));
+  if (body === undefined) return { kind: 'error', error: darajaErrorOf(response.status, text) };
+  return { kind: 'ok', body };
+}
+
+/**
+ * Asks Daraja for a token with the app's consumer key and secret.
+ *
+ * @throws when no token comes back, saying why (never with the key or secret in the message).
+ */
+export async function issueDarajaToken(
+  endpoint: DarajaEndpoint,
+  credentials: { readonly consumerKey: string; readonly consumerSecret: string },
+): Promise<IssuedToken> {
+  const basic = Buffer.from(`${credentials.consumerKey}:${credentials.consumerSecret}`, 'utf8').toString(
+    'base64',
+  );
+  const answer = await send(endpoint, '/oauth/v1/generate?grant_type=client_credentials', {
+    method: 'GET',
+    headers: { Authorization: `Basic ${basic}`, Accept: 'application/json' },
+  });
+  if (answer.kind === 'no_answer') throw new Error(`Daraja issued no token: ${answer.problem}.`);
+  if (answer.kind === 'error') {
+    const { status, errorCode, errorMessage } = answer.error;
+    throw new Error(
+      `Daraja refused a token (HTTP ${String(status)} ${errorCode} ${errorMessage}).`.replace(/\s+/g, ' '),
+    );
+  }
+  const token = textOf(answer.body['access_token']);
+  // Older answers send expires_in as a string, newer ones as a number.
+  const expiresInSeconds = Number(textOf(answer.body['expires_in']));
+  if (token === undefined || token === '' || !Number.isFinite(expiresInSeconds) || expiresInSeconds <= 0) {
+    throw new Error(
+      'Expected access_token and a positive expires_in from Daraja, received an answer without them.',
+    );
+  }
+  return { token, expiresInSeconds };
+}
+
+/**
+ * POSTs a JSON body to a Daraja API with the shared token; refused tokens are renewed and the call made
+ * once more, which is safe since Daraja did not take a call whose token it refused.
+ */
+export async function callDaraja(
+  endpoint: DarajaEndpoint,
+  tokens: SharedAccessToken,
+  path: string,
+  body: Readonly<Record<string, unknown>>,
+): Promise<DarajaAnswer> {
+  const post = (token: string) =>
+    send(endpoint, path, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+      },
+      body: JSON.stringify(body),
+    });
+  let token: string;
+  try {
+    token = await tokens.current();
+  } catch (error) {
+    return { kind: 'no_answer', problem: error instanceof Error ? error.message : String(error) };
+  }
+  const first = await post(token);
+  if (first.kind !== 'error' || !isTokenRejected(first.error)) return first;
+  let renewed: string;
+  try {
+    renewed = await tokens.renew(token);
+  } catch (error) {
+    return { kind: 'no_answer', problem: error instanceof Error ? error.message : String(error) };
+  }
+  return post(renewed);
+}

@@ -1,0 +1,88 @@
+// The STK Push callback Daraja POSTs to our CallBackURL when a payment prompt ends, read in every shape it
+// is known to come in: ResultCode a number or a string, CallbackMetadata only on success, its Item list a
+// bare object when it holds one item, values missing (Balance usually is). Correlated by
+// CheckoutRequestID, the id the STK Push acknowledgement gave.
+
+import { stkOutcome, type StkOutcome } from './stk-result-codes.js';
+import { listOf, objectOf, textOf } from './tolerant-json.js';
+
+/**
+ * One ended payment prompt.
+ *
+ * @example
+ * ```ts
+ * import { parseStkCallback } from '@topup/providers';
+ *
+ * const read = parseStkCallback({ Body: { stkCallback: {
+ *   MerchantRequestID: '29115-34620561-1', CheckoutRequestID: 'ws_CO_191220191020363925',
+ *   ResultCode: 1032, ResultDesc: 'Request cancelled by user' } } });
+ * if (read.ok) read.callback.outcome; // { kind: 'declined', reason: 'the payer cancelled the payment prompt' }
+ * ```
+ */
+export interface StkCallback {
+  readonly merchantRequestId: string;
+  readonly checkoutRequestId: string;
+  /** As text, whichever way it was sent. */
+  readonly resultCode: string;
+  readonly resultDesc: string;
+  readonly outcome: StkOutcome;
+  /** The M-Pesa receipt of a payment made (what a reversal names); blank otherwise. */
+  readonly receipt: string;
+  /** The amount paid in minor units, when the callback says it. */
+  readonly amountMinor: bigint | undefined;
+}
+
+export type StkCallbackReading =
+  { readonly ok: true; readonly callback: StkCallback } | { readonly ok: false; readonly problem: string };
+
+function metadataOf(callback: Readonly<Record<string, unknown>>): ReadonlyMap<string, unknown> {
+  const items = listOf(objectOf(callback['CallbackMetadata'])?.['Item']);
+  const entries = items.flatMap((item) => {
+    const fields = objectOf(item);
+    const name = textOf(fields?.['Name']);
+    return name === undefined ? [] : [[name, fields?.['Value']] as const];
+  });
+  return new Map(entries);
+}
+
+function minorUnitsOf(value: unknown): bigint | undefined {
+  const text = textOf(value);
+  if (text === undefined || !/^\d+(\.\d{1,2})?$/.test(text)) return undefined;
+  const [whole = '0', fraction = ''] = text.split('.');
+  return BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'));
+}
+
+/** Reads an STK callback body (parsed JSON); never throws. */
+export function parseStkCallback(body: unknown): StkCallbackReading {
+  const callback = objectOf(objectOf(objectOf(body)?.['Body'])?.['stkCallback']);
+  if (callback === undefined) return { ok: false, problem: 'expected Body.stkCallback, found none' };
+  const checkoutRequestId = textOf(callback['CheckoutRequestID']);
+  const resultCode = textOf(callback['ResultCode'])?.trim();
+  if (checkoutRequestId === undefined || checkoutRequestId === '') {
+    return { ok: false, problem: 'expected a CheckoutRequestID, found none' };
+  }
+  if (resultCode === undefined || resultCode === '') {
+    return { ok: false, problem: `expected a ResultCode for ${checkoutRequestId}, found none` };
+  }
+  const metadata = metadataOf(callback);
+  const outcome = stkOutcome(resultCode);
+  const receipt = textOf(metadata.get('MpesaReceiptNumber')) ?? '';
+  if (outcome.kind === 'paid' && receipt === '') {
+    return {
+      ok: false,
+      problem: `expected an MpesaReceiptNumber on the payment ${checkoutRequestId}, found none`,
+    };
+  }
+  return {
+    ok: true,
+    callback: {
+      merchantRequestId: textOf(callback['MerchantRequestID']) ?? '',
+      checkoutRequestId,
+      resultCode,
+      resultDesc: textOf(callback['ResultDesc']) ?? '',
+      outcome,
+      receipt,
+      amountMinor: minorUnitsOf(metadata.get('Amount')),
+    },
+  };
+}

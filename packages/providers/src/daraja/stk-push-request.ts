@@ -1,0 +1,60 @@
+// The body of an STK Push (M-Pesa Express): the payment prompt on the payer's phone. Daraja takes whole
+// shillings, a payer number as 2547… or 2541…, AccountReference within 12 characters (shown in the prompt)
+// and TransactionDesc within 13; a longer one is refused, so ours are cut to fit rather than sent long.
+
+import { darajaTimestamp, stkPassword } from './daraja-timestamp.js';
+
+export interface StkPushInput {
+  readonly shortCode: string;
+  readonly passkey: string;
+  readonly transactionType: 'CustomerPayBillOnline' | 'CustomerBuyGoodsOnline';
+  /** The paybill or till paid; the short code for a paybill. */
+  readonly partyB: string;
+  /** The payer, international form without the plus: 2547…. */
+  readonly payerMobile: string;
+  readonly amountMinor: bigint;
+  readonly callbackUrl: string;
+  /** Shown to the payer in the prompt. */
+  readonly accountReference: string;
+  readonly description: string;
+  readonly at: Date;
+}
+
+/**
+ * The JSON body of an STK Push for `input`.
+ *
+ * @throws when the amount is not whole shillings, which M-Pesa cannot collect.
+ *
+ * @example
+ * ```ts
+ * import { stkPushRequest } from '@topup/providers';
+ *
+ * const body = stkPushRequest({
+ *   shortCode: '174379', passkey: 'passkey', transactionType: 'CustomerPayBillOnline', partyB: '174379',
+ *   payerMobile: '254708374149', amountMinor: 5000n, callbackUrl: 'https://topup.example/providers/daraja/t/stk',
+ *   accountReference: 'Airtime', description: 'Airtime', at: new Date(),
+ * });
+ * body.Amount; // 50
+ * ```
+ */
+export function stkPushRequest(input: StkPushInput): Record<string, string | number> {
+  if (input.amountMinor % 100n !== 0n || input.amountMinor <= 0n) {
+    throw new Error(
+      `Expected whole shillings for an M-Pesa payment, received ${String(input.amountMinor)} cents.`,
+    );
+  }
+  const timestamp = darajaTimestamp(input.at);
+  return {
+    BusinessShortCode: input.shortCode,
+    Password: stkPassword(input.shortCode, input.passkey, timestamp),
+    Timestamp: timestamp,
+    TransactionType: input.transactionType,
+    Amount: Number(input.amountMinor / 100n),
+    PartyA: input.payerMobile,
+    PartyB: input.partyB,
+    PhoneNumber: input.payerMobile,
+    CallBackURL: input.callbackUrl,
+    AccountReference: input.accountReference.slice(0, 12),
+    TransactionDesc: input.description.slice(0, 13),
+  };
+}

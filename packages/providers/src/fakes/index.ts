@@ -1,0 +1,6 @@
+// Fakes of real providers over real HTTP on loopback, written from their documentation: what tests and
+// `pnpm start:fakes` run the service against, since the real providers cannot be reached from a test.
+
+export { startFakeDaraja } from './fake-daraja.js';
+export type { FakeDaraja, FakeDarajaOptions, FakeDarajaRequest } from './fake-daraja.js';
+export { passwordInCredential } from './security-credential-check.js';
