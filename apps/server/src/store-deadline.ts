@@ -104,10 +104,19 @@ export function providersWithinBudget(
   routes: Pick<ProviderRoutes, 'forNetwork'>,
   budget: StoreBudget,
 ): Pick<ProviderRoutes, 'forNetwork'> {
+  // A request asks for its networks' providers more than once (each network checked, then one submitted
+  // to), and in sandbox mode they are all the one simulator: its wrapper is made once.
+  let last: Provider | undefined;
+  let lastWithinBudget: Provider | undefined;
   return {
     forNetwork: (network) => {
       const provider = routes.forNetwork(network);
-      return provider === undefined ? undefined : providerWithinBudget(provider, budget);
+      if (provider === undefined) return undefined;
+      if (provider !== last) {
+        last = provider;
+        lastWithinBudget = providerWithinBudget(provider, budget);
+      }
+      return lastWithinBudget;
     },
   };
 }

@@ -1,6 +1,7 @@
 // Public API of @topup/providers: the interface every money network and airtime carrier sits behind, the
 // routes from networks to providers, the sandbox simulator that plays all of them, the inbox of results
-// providers push, the access token providers share across processes, and the M-Pesa Daraja protocol.
+// providers push, the access token providers share across processes, and the M-Pesa Daraja and Africa's
+// Talking airtime protocols.
 
 export type {
   Provider,
@@ -16,7 +17,7 @@ export { createSandboxSimulator } from './sandbox-simulator.js';
 export type { SandboxSimulatorOptions } from './sandbox-simulator.js';
 export { sandboxOutcome } from './sandbox-outcomes.js';
 export type { SandboxOutcome } from './sandbox-outcomes.js';
-export { migrateProviders } from './provider-migrations.js';
+export { migrateProviders, providerTablesReady } from './provider-migrations.js';
 export { markWebhookCallsApplied, storeWebhookCall, unappliedWebhookCalls } from './webhook-inbox.js';
 export type { InboxEntry } from './webhook-inbox.js';
 export { routeEveryNetworkTo, routeNetworks, unservedNetwork } from './provider-routes.js';
@@ -27,7 +28,7 @@ export { callDaraja, issueDarajaToken } from './daraja/daraja-client.js';
 export type { DarajaAnswer, DarajaEndpoint } from './daraja/daraja-client.js';
 export { darajaErrorOf, isStillProcessing, isTokenRejected } from './daraja/daraja-error.js';
 export type { DarajaError } from './daraja/daraja-error.js';
-export { darajaTimestamp, stkPassword } from './daraja/daraja-timestamp.js';
+export { darajaTimestamp, stkCredentials, stkPassword } from './daraja/daraja-timestamp.js';
 export { parseInitiatorResult } from './daraja/initiator-result.js';
 export type { InitiatorResult, InitiatorResultReading } from './daraja/initiator-result.js';
 export { securityCredential } from './daraja/security-credential.js';
@@ -37,3 +38,11 @@ export { stkPushRequest } from './daraja/stk-push-request.js';
 export type { StkPushInput } from './daraja/stk-push-request.js';
 export { stkOutcome } from './daraja/stk-result-codes.js';
 export type { StkOutcome } from './daraja/stk-result-codes.js';
+export { readStkQueryAnswer, stkQueryRequest } from './daraja/stk-query.js';
+export type { StkQueryStatus } from './daraja/stk-query.js';
+export { airtimeSendRequest, readAirtimeSendAnswer } from './africastalking/airtime-send.js';
+export type { AirtimeRecipientStatus } from './africastalking/airtime-send.js';
+export { parseAirtimeStatusCallback } from './africastalking/airtime-status-callback.js';
+export type { AirtimeStatus } from './africastalking/airtime-status-callback.js';
+export { b2bPaymentRequest, reversalRequest, transactionStatusRequest } from './daraja/initiator-requests.js';
+export type { DarajaInitiator } from './daraja/initiator-requests.js';

@@ -78,3 +78,31 @@ const accessTokens: Migration = {
 export function migrateProviders(store: Store): Promise<{ applied: string[] }> {
   return applyMigrations(store, [simulatorJobs, webhookInbox, accessTokens]);
 }
+
+const ready = new WeakMap<Store, Promise<unknown>>();
+
+/**
+ * Creates the providers' tables once per store in this process, for code that uses them on a store it did
+ * not migrate itself; a failed attempt is forgotten, so the next call tries again.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { providerTablesReady } from '@topup/providers';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * await providerTablesReady(store);
+ * await providerTablesReady(store); // made already: nothing asked of the store
+ * ```
+ */
+export function providerTablesReady(store: Store): Promise<unknown> {
+  let made = ready.get(store);
+  if (made === undefined) {
+    made = migrateProviders(store).catch((error: unknown) => {
+      ready.delete(store);
+      throw error;
+    });
+    ready.set(store, made);
+  }
+  return made;
+}

@@ -14,7 +14,7 @@ import type { Provider } from './provider.js';
  * import { createSandboxSimulator, routeEveryNetworkTo } from '@topup/providers';
  *
  * const routes = routeEveryNetworkTo(createSandboxSimulator(await openStore({ dataDir: 'memory://' }), { delayMs: 0 }));
- * routes.forNetwork('MoneyNetA')?.name; // 'simulator'
+ * routes.forNetwork('MoneyNetA')?.name; // 'sandbox'
  * ```
  */
 export interface ProviderRoutes {
@@ -28,7 +28,18 @@ export interface ProviderRoutes {
   readonly served: ReadonlyMap<string, string>;
 }
 
-/** Sandbox mode's routes: one provider for every network. */
+/**
+ * Sandbox mode's routes: one provider for every network.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { createSandboxSimulator, routeEveryNetworkTo } from '@topup/providers';
+ *
+ * const routes = routeEveryNetworkTo(createSandboxSimulator(await openStore({ dataDir: 'memory://' }), { delayMs: 0 }));
+ * routes.forNetwork('CarrierC')?.name; // 'sandbox'
+ * ```
+ */
 export function routeEveryNetworkTo(provider: Provider): ProviderRoutes {
   return {
     providers: [provider],
@@ -42,6 +53,16 @@ export function routeEveryNetworkTo(provider: Provider): ProviderRoutes {
  * Live mode's routes: each network to its provider, and no provider for any other network.
  *
  * @throws when two different providers share one name, since webhooks and legs name providers by it.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { createSandboxSimulator, routeNetworks } from '@topup/providers';
+ *
+ * const simulator = createSandboxSimulator(await openStore({ dataDir: 'memory://' }), { delayMs: 0 });
+ * const routes = routeNetworks(new Map([['MoneyNetA', simulator]]));
+ * routes.forNetwork('MoneyNetB'); // undefined: requests on MoneyNetB are refused
+ * ```
  */
 export function routeNetworks(routes: ReadonlyMap<string, Provider>): ProviderRoutes {
   const byName = new Map<string, Provider>();

@@ -11,7 +11,7 @@ import type { Store, TransactionRecord } from '@topup/ledger';
 import { createBatchedWrites } from './batched-writes.js';
 import type { Provider, ProviderResult, ProviderStatus, SubmitResult } from './provider.js';
 import { sandboxOutcome } from './sandbox-outcomes.js';
-import { migrateProviders } from './provider-migrations.js';
+import { providerTablesReady } from './provider-migrations.js';
 import { simulatorWebhooks } from './simulator-webhooks.js';
 
 /**
@@ -83,15 +83,8 @@ function providerCode(): string {
  * ```
  */
 export function createSandboxSimulator(store: Store, options: SandboxSimulatorOptions): Provider {
-  // The table is made on first use, once; a failed attempt is tried again by the next call.
-  let table: Promise<unknown> | undefined;
-  const tableReady = () => {
-    table ??= migrateProviders(store).catch((error: unknown) => {
-      table = undefined;
-      throw error;
-    });
-    return table;
-  };
+  // The table is made on first use.
+  const tableReady = () => providerTablesReady(store);
   const jobs = createBatchedWrites<NewJob>(async (batch) => {
     await tableReady();
     await store.query(

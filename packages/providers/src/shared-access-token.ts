@@ -5,14 +5,38 @@
 // than fetching, and so invalidating, yet another.
 
 import type { Queryable, Store } from '@topup/ledger';
-import { migrateProviders } from './provider-migrations.js';
+import { providerTablesReady } from './provider-migrations.js';
 
-/** A token as the provider issued it. */
+/**
+ * A token as the provider issued it.
+ *
+ * @example
+ * ```ts
+ * import type { IssuedToken } from '@topup/providers';
+ *
+ * const issued: IssuedToken = { token: 'c9SQxWWhmdVRlyh0zh8gZDTkubVF', expiresInSeconds: 3599 };
+ * ```
+ */
 export interface IssuedToken {
   readonly token: string;
   readonly expiresInSeconds: number;
 }
 
+/**
+ * How a shared token is kept and fetched.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import type { SharedAccessTokenOptions } from '@topup/providers';
+ *
+ * const options: SharedAccessTokenOptions = {
+ *   store: await openStore({ dataDir: 'memory://' }),
+ *   provider: 'daraja',
+ *   issue: () => Promise.resolve({ token: 'abc', expiresInSeconds: 3599 }),
+ * };
+ * ```
+ */
 export interface SharedAccessTokenOptions {
   readonly store: Store;
   /** Whose token: the key it is stored under. */
@@ -57,20 +81,28 @@ interface TokenRow {
   expires_at: Date;
 }
 
+/**
+ * Keeps `options.provider`'s token in the store for every process, fetching it through `options.issue`.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { createSharedAccessToken } from '@topup/providers';
+ *
+ * const tokens = createSharedAccessToken({
+ *   store: await openStore({ dataDir: 'memory://' }),
+ *   provider: 'daraja',
+ *   issue: () => Promise.resolve({ token: 'abc', expiresInSeconds: 3599 }),
+ * });
+ * await tokens.renew('abc'); // a new token: 'abc' was refused
+ * ```
+ */
 export function createSharedAccessToken(options: SharedAccessTokenOptions): SharedAccessToken {
   const { store, provider } = options;
   const now = options.now ?? (() => new Date());
   const renewBeforeMs = options.renewBeforeMs ?? 60_000;
   let held: Held | undefined;
   let fetching: Promise<string> | undefined;
-  let migrated: Promise<unknown> | undefined;
-  const tableReady = () => {
-    migrated ??= migrateProviders(store).catch((error: unknown) => {
-      migrated = undefined;
-      throw error;
-    });
-    return migrated;
-  };
 
   const usable = (token: Held | undefined, refused?: string): token is Held =>
     token !== undefined && token.token !== refused && token.expiresAt - now().getTime() > renewBeforeMs;
@@ -105,7 +137,7 @@ export function createSharedAccessToken(options: SharedAccessTokenOptions): Shar
   // One fetch at a time in this process; across processes, one at a time under the lock.
   const refresh = (refused: string | undefined): Promise<string> => {
     fetching ??= (async () => {
-      await tableReady();
+      await providerTablesReady(store);
       if (store.kind === 'pglite') return fetchInto(store, refused);
       return store.transaction(async (tx) => {
         await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`provider_access_tokens:${provider}`]);

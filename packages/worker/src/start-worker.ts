@@ -16,7 +16,7 @@ import type { PollLoop } from './loops/poll-loop.js';
 import { applyProviderResults } from './loops/provider-results.js';
 import { applyPushedResults } from './loops/pushed-results.js';
 import { cancelTimedOutTransactions } from './loops/transaction-timeouts.js';
-import { migrateProviders } from '@topup/providers';
+import { providerTablesReady } from '@topup/providers';
 import type { ProviderRoutes } from '@topup/providers';
 import { createWorkerMetrics } from './worker-metrics.js';
 import { resolveWorkerSettings } from './worker-settings.js';
@@ -49,16 +49,6 @@ export function startWorker(options: StartWorkerOptions): RunningWorker {
   const logger = options.logger.child({ component: 'worker', workerId: settings.workerId });
   const now = options.now ?? (() => new Date());
   const metrics = createWorkerMetrics(() => deliveryQueueStats(store));
-  // The inbox is the providers' table: made on the first round (a store opened by the ledger alone lacks
-  // it), and tried again by the next round if that failed.
-  let inbox: Promise<unknown> | undefined;
-  const inboxReady = () => {
-    inbox ??= migrateProviders(store).catch((error: unknown) => {
-      inbox = undefined;
-      throw error;
-    });
-    return inbox;
-  };
 
   const dispatcher = new CallbackDispatcher({
     ledger,
@@ -93,7 +83,8 @@ export function startWorker(options: StartWorkerOptions): RunningWorker {
       intervalMs: settings.resultPollIntervalMs,
       logger,
       round: async () => {
-        await inboxReady();
+        // The inbox is the providers' table, which a store opened by the ledger alone lacks.
+        await providerTablesReady(store);
         return applyPushedResults({ store, ledger, providers, logger, batchSize: settings.batchSize, now });
       },
     }),

@@ -5,8 +5,18 @@
 
 import type { IssuedToken, SharedAccessToken } from '../shared-access-token.js';
 import { darajaErrorOf, isTokenRejected, type DarajaError } from './daraja-error.js';
-import { objectOf, parsedJson, textOf } from './tolerant-json.js';
+import { objectOf, parsedJson, textOf } from '../tolerant-json.js';
 
+/**
+ * Where Daraja is and how long to wait for it.
+ *
+ * @example
+ * ```ts
+ * import type { DarajaEndpoint } from '@topup/providers';
+ *
+ * const sandbox: DarajaEndpoint = { baseUrl: 'https://sandbox.safaricom.co.ke', timeoutMs: 10_000 };
+ * ```
+ */
 export interface DarajaEndpoint {
   /** `https://api.safaricom.co.ke`, the sandbox, or a fake on loopback. */
   readonly baseUrl: string;
@@ -16,7 +26,19 @@ export interface DarajaEndpoint {
   readonly fetch?: typeof fetch;
 }
 
-/** What a call came to: Daraja's JSON answer, its error, or no answer at all (time limit, connection). */
+/**
+ * What a call came to: Daraja's JSON answer, its error, or no answer at all (time limit, connection).
+ *
+ * @example
+ * ```ts
+ * import type { DarajaAnswer } from '@topup/providers';
+ *
+ * function taken(answer: DarajaAnswer): boolean | undefined {
+ *   if (answer.kind === 'no_answer') return undefined; // unknown: ask before sending it again
+ *   return answer.kind === 'ok' && answer.body['ResponseCode'] === '0';
+ * }
+ * ```
+ */
 export type DarajaAnswer =
   | { readonly kind: 'ok'; readonly body: Readonly<Record<string, unknown>> }
   | { readonly kind: 'error'; readonly error: DarajaError }
@@ -51,6 +73,17 @@ async function send(endpoint: DarajaEndpoint, path: string, init: RequestInit): 
  * Asks Daraja for a token with the app's consumer key and secret.
  *
  * @throws when no token comes back, saying why (never with the key or secret in the message).
+ *
+ * @example
+ * ```ts
+ * import { issueDarajaToken } from '@topup/providers';
+ *
+ * const issued = await issueDarajaToken(
+ *   { baseUrl: 'https://sandbox.safaricom.co.ke', timeoutMs: 10_000 },
+ *   { consumerKey: process.env.DARAJA_CONSUMER_KEY ?? '', consumerSecret: process.env.DARAJA_CONSUMER_SECRET ?? '' },
+ * );
+ * issued.expiresInSeconds; // 3599
+ * ```
  */
 export async function issueDarajaToken(
   endpoint: DarajaEndpoint,
@@ -84,6 +117,20 @@ export async function issueDarajaToken(
 /**
  * POSTs a JSON body to a Daraja API with the shared token; refused tokens are renewed and the call made
  * once more, which is safe since Daraja did not take a call whose token it refused.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { callDaraja, createSharedAccessToken, issueDarajaToken } from '@topup/providers';
+ *
+ * const endpoint = { baseUrl: 'https://sandbox.safaricom.co.ke', timeoutMs: 10_000 };
+ * const tokens = createSharedAccessToken({
+ *   store: await openStore({ dataDir: 'memory://' }),
+ *   provider: 'daraja',
+ *   issue: () => issueDarajaToken(endpoint, { consumerKey: 'key', consumerSecret: 'secret' }),
+ * });
+ * const answer = await callDaraja(endpoint, tokens, '/mpesa/stkpushquery/v1/query', { CheckoutRequestID: 'ws_CO_1' });
+ * ```
  */
 export async function callDaraja(
   endpoint: DarajaEndpoint,

@@ -2,7 +2,7 @@
 // errorMessage}`, but a gateway in front of it may answer an HTML page or nothing; either way the answer
 // is read into one shape, and the few codes an adapter acts on are named here.
 
-import { objectOf, parsedJson, textOf } from './tolerant-json.js';
+import { objectOf, parsedJson, textOf } from '../tolerant-json.js';
 
 /**
  * A failed Daraja call: its HTTP status and, when the body said them, Daraja's code and message.
@@ -23,7 +23,16 @@ export interface DarajaError {
   readonly errorMessage: string;
 }
 
-/** Reads a failed call's answer; never throws. */
+/**
+ * Reads a failed call's answer; never throws.
+ *
+ * @example
+ * ```ts
+ * import { darajaErrorOf } from '@topup/providers';
+ *
+ * darajaErrorOf(502, '<html>Bad Gateway</html>').errorCode; // '' (not Daraja's own answer)
+ * ```
+ */
 export function darajaErrorOf(status: number, text: string): DarajaError {
   const body = objectOf(parsedJson(text));
   const errorCode = textOf(body?.['errorCode']) ?? '';
@@ -42,12 +51,32 @@ export function darajaErrorOf(status: number, text: string): DarajaError {
 
 const tokenRejections: ReadonlySet<string> = new Set(['404.001.03', '400.003.01', '401.002.01']);
 
-/** Daraja refused the access token (expired, or replaced by a newer one): fetch a new one and retry once. */
+/**
+ * Daraja refused the access token (expired, or replaced by a newer one): fetch a new one and retry once.
+ *
+ * @example
+ * ```ts
+ * import { darajaErrorOf, isTokenRejected } from '@topup/providers';
+ *
+ * isTokenRejected(darajaErrorOf(404, '{"errorCode":"404.001.03","errorMessage":"Invalid Access Token"}')); // true
+ * ```
+ */
 export function isTokenRejected(error: DarajaError): boolean {
   return tokenRejections.has(error.errorCode) || (error.status === 401 && error.errorCode === '');
 }
 
-/** STK Query's answer while the payment prompt is still open: the payment is pending, not failed. */
+/**
+ * STK Query's answer while the payment prompt is still open: the payment is pending, not failed.
+ *
+ * @example
+ * ```ts
+ * import { darajaErrorOf, isStillProcessing } from '@topup/providers';
+ *
+ * isStillProcessing(
+ *   darajaErrorOf(500, '{"errorCode":"500.001.1001","errorMessage":"The transaction is being processed"}'),
+ * ); // true
+ * ```
+ */
 export function isStillProcessing(error: DarajaError): boolean {
   return error.errorCode === '500.001.1001' && /being processed/i.test(error.errorMessage);
 }

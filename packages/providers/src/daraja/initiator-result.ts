@@ -3,7 +3,7 @@
 // object, parameters without values, and no parameters at all on failure. Correlated by ConversationID (or
 // OriginatorConversationID), which the call's acknowledgement gave.
 
-import { listOf, objectOf, textOf } from './tolerant-json.js';
+import { listOf, objectOf, textOf } from '../tolerant-json.js';
 
 /**
  * One ended initiator call.
@@ -31,6 +31,17 @@ export interface InitiatorResult {
   readonly parameters: ReadonlyMap<string, string>;
 }
 
+/**
+ * A Result read, or what kept it from being read.
+ *
+ * @example
+ * ```ts
+ * import { parseInitiatorResult, type InitiatorResultReading } from '@topup/providers';
+ *
+ * const read: InitiatorResultReading = parseInitiatorResult({});
+ * if (!read.ok) read.problem; // 'expected a Result object, found none'
+ * ```
+ */
 export type InitiatorResultReading =
   { readonly ok: true; readonly result: InitiatorResult } | { readonly ok: false; readonly problem: string };
 
@@ -45,7 +56,17 @@ function parametersOf(result: Readonly<Record<string, unknown>>): ReadonlyMap<st
   return new Map(entries);
 }
 
-/** Reads a Result body (parsed JSON); never throws. */
+/**
+ * Reads a Result body (parsed JSON); never throws.
+ *
+ * @example
+ * ```ts
+ * import { parseInitiatorResult } from '@topup/providers';
+ *
+ * const read = parseInitiatorResult(JSON.parse(body));
+ * if (read.ok && read.result.resultCode === '0') console.log('paid', read.result.transactionId);
+ * ```
+ */
 export function parseInitiatorResult(body: unknown): InitiatorResultReading {
   const result = objectOf(objectOf(body)?.['Result']);
   if (result === undefined) return { ok: false, problem: 'expected a Result object, found none' };

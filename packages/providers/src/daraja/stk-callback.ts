@@ -4,7 +4,7 @@
 // CheckoutRequestID, the id the STK Push acknowledgement gave.
 
 import { stkOutcome, type StkOutcome } from './stk-result-codes.js';
-import { listOf, objectOf, textOf } from './tolerant-json.js';
+import { listOf, objectOf, textOf } from '../tolerant-json.js';
 
 /**
  * One ended payment prompt.
@@ -32,6 +32,17 @@ export interface StkCallback {
   readonly amountMinor: bigint | undefined;
 }
 
+/**
+ * An STK callback read, or what kept it from being read.
+ *
+ * @example
+ * ```ts
+ * import { parseStkCallback, type StkCallbackReading } from '@topup/providers';
+ *
+ * const read: StkCallbackReading = parseStkCallback({});
+ * if (!read.ok) read.problem; // 'expected Body.stkCallback, found none'
+ * ```
+ */
 export type StkCallbackReading =
   { readonly ok: true; readonly callback: StkCallback } | { readonly ok: false; readonly problem: string };
 
@@ -52,7 +63,17 @@ function minorUnitsOf(value: unknown): bigint | undefined {
   return BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'));
 }
 
-/** Reads an STK callback body (parsed JSON); never throws. */
+/**
+ * Reads an STK callback body (parsed JSON); never throws.
+ *
+ * @example
+ * ```ts
+ * import { parseStkCallback } from '@topup/providers';
+ *
+ * const read = parseStkCallback(JSON.parse(body));
+ * if (read.ok && read.callback.outcome.kind === 'paid') console.log('paid', read.callback.receipt);
+ * ```
+ */
 export function parseStkCallback(body: unknown): StkCallbackReading {
   const callback = objectOf(objectOf(objectOf(body)?.['Body'])?.['stkCallback']);
   if (callback === undefined) return { ok: false, problem: 'expected Body.stkCallback, found none' };

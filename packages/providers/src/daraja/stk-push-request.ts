@@ -2,8 +2,23 @@
 // shillings, a payer number as 2547… or 2541…, AccountReference within 12 characters (shown in the prompt)
 // and TransactionDesc within 13; a longer one is refused, so ours are cut to fit rather than sent long.
 
-import { darajaTimestamp, stkPassword } from './daraja-timestamp.js';
+import { stkCredentials } from './daraja-timestamp.js';
+import { wholeShillings } from './whole-shillings.js';
 
+/**
+ * What a payment prompt asks for.
+ *
+ * @example
+ * ```ts
+ * import type { StkPushInput } from '@topup/providers';
+ *
+ * const input: StkPushInput = {
+ *   shortCode: '174379', passkey: 'passkey', transactionType: 'CustomerPayBillOnline', partyB: '174379',
+ *   payerMobile: '254708374149', amountMinor: 5000n, callbackUrl: 'https://topup.example/providers/daraja/t/stk',
+ *   accountReference: 'Airtime', description: 'Airtime', at: new Date(),
+ * };
+ * ```
+ */
 export interface StkPushInput {
   readonly shortCode: string;
   readonly passkey: string;
@@ -38,18 +53,10 @@ export interface StkPushInput {
  * ```
  */
 export function stkPushRequest(input: StkPushInput): Record<string, string | number> {
-  if (input.amountMinor % 100n !== 0n || input.amountMinor <= 0n) {
-    throw new Error(
-      `Expected whole shillings for an M-Pesa payment, received ${String(input.amountMinor)} cents.`,
-    );
-  }
-  const timestamp = darajaTimestamp(input.at);
   return {
-    BusinessShortCode: input.shortCode,
-    Password: stkPassword(input.shortCode, input.passkey, timestamp),
-    Timestamp: timestamp,
+    ...stkCredentials(input.shortCode, input.passkey, input.at),
     TransactionType: input.transactionType,
-    Amount: Number(input.amountMinor / 100n),
+    Amount: wholeShillings(input.amountMinor),
     PartyA: input.payerMobile,
     PartyB: input.partyB,
     PhoneNumber: input.payerMobile,

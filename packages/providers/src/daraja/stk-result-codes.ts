@@ -2,7 +2,16 @@
 // Daraja documents is a payment that did not happen, with the reason a caller is shown. A code Daraja has
 // not documented is still a payment that did not happen (the prompt ended without one), told as such.
 
-/** The payment an STK result code reports: made, or not made and why. */
+/**
+ * The payment an STK result code reports: made, or not made and why.
+ *
+ * @example
+ * ```ts
+ * import { stkOutcome, type StkOutcome } from '@topup/providers';
+ *
+ * const outcome: StkOutcome = stkOutcome('0'); // { kind: 'paid' }
+ * ```
+ */
 export type StkOutcome = { readonly kind: 'paid' } | { readonly kind: 'declined'; readonly reason: string };
 
 const reasons: Readonly<Record<string, string>> = {

@@ -2,19 +2,24 @@
 // and `pnpm start:fakes`. It issues client-credentials tokens (each new one invalidating the one before,
 // as Daraja's do), refuses calls without the current token as Daraja does, and acknowledges STK Push
 // requests after checking them as Daraja would: the password against the short code, passkey and
-// timestamp, the amount's range, the lengths of AccountReference and TransactionDesc. Every request is
-// recorded, so a test can see what an adapter sent.
+// timestamp, the amount's range, the lengths of AccountReference and TransactionDesc. Each prompt then
+// ends as the payer's number scripts it (fake-stk-scripts.ts), its callback POSTed to CallBackURL in
+// Daraja's shape, and STK Query answers "being processed" until it has ended. Every request is recorded,
+// so a test can see what an adapter sent.
 
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { stkPassword } from '../daraja/daraja-timestamp.js';
+import { stkScriptFor, type StkScript } from './fake-stk-scripts.js';
 
 export interface FakeDarajaOptions {
   readonly consumerKey: string;
   readonly consumerSecret: string;
   readonly shortCode: string;
   readonly passkey: string;
+  /** How long a prompt stays open before it ends; a late callback comes ten times later. Default 200 ms. */
+  readonly promptMs?: number;
 }
 
 /** A request the fake received, as it read it. */
@@ -31,6 +36,8 @@ export interface FakeDaraja {
   readonly requests: readonly FakeDarajaRequest[];
   /** How many tokens it has issued. */
   readonly tokensIssued: number;
+  /** The STK callbacks it has POSTed, oldest first, with the status each was answered. */
+  readonly callbacks: readonly { readonly url: string; readonly body: unknown; readonly status: number }[];
   /** Issues a token as another process would, invalidating the current one. */
   issueTokenElsewhere(): void;
   close(): Promise<void>;
@@ -88,8 +95,84 @@ function stkPushProblem(
   return undefined;
 }
 
+interface Prompt {
+  readonly merchantRequestId: string;
+  readonly checkoutRequestId: string;
+  readonly script: StkScript;
+  readonly amount: number;
+  readonly phone: number;
+  readonly callbackUrl: string;
+  ended: boolean;
+}
+
+/** The callback body Daraja POSTs when a prompt ends: numbers where Daraja sends numbers. */
+function stkCallbackBody(prompt: Prompt, receipt: string): unknown {
+  const paid = prompt.script.resultCode === 0;
+  return {
+    Body: {
+      stkCallback: {
+        MerchantRequestID: prompt.merchantRequestId,
+        CheckoutRequestID: prompt.checkoutRequestId,
+        ResultCode: prompt.script.resultCode,
+        ResultDesc: paid ? 'The service request is processed successfully.' : 'Request cancelled by user',
+        ...(paid
+          ? {
+              CallbackMetadata: {
+                Item: [
+                  { Name: 'Amount', Value: prompt.amount },
+                  { Name: 'MpesaReceiptNumber', Value: receipt },
+                  { Name: 'Balance' },
+                  { Name: 'TransactionDate', Value: 20261124102115 },
+                  { Name: 'PhoneNumber', Value: prompt.phone },
+                ],
+              },
+            }
+          : {}),
+      },
+    },
+  };
+}
+
 /** Starts the fake on a free loopback port. */
 export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeDaraja> {
+  const promptMs = options.promptMs ?? 200;
+  const prompts = new Map<string, Prompt>();
+  const callbacks: { url: string; body: unknown; status: number }[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const later = (ms: number, action: () => Promise<void>) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      void action();
+    }, ms);
+    timers.add(timer);
+  };
+  const callBack = async (prompt: Prompt) => {
+    const body = stkCallbackBody(prompt, `TK${randomBytes(4).toString('hex').toUpperCase()}`);
+    let status = 0;
+    try {
+      const response = await fetch(prompt.callbackUrl, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(5_000),
+      });
+      status = response.status;
+      await response.body?.cancel();
+    } catch {
+      // Daraja does not retry a callback that failed: the query path is what recovers it.
+    }
+    callbacks.push({ url: prompt.callbackUrl, body, status });
+  };
+  const end = (prompt: Prompt) => {
+    const { delivery } = prompt.script;
+    if (delivery === 'never') return;
+    later(delivery === 'late' ? promptMs * 10 : promptMs, async () => {
+      prompt.ended = true;
+      if (delivery === 'lost' || delivery === 'before_ack') return;
+      await callBack(prompt);
+      if (delivery === 'twice') await callBack(prompt);
+    });
+  };
   const requests: FakeDarajaRequest[] = [];
   let currentToken: string | undefined;
   let tokensIssued = 0;
@@ -128,12 +211,57 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
         darajaError(response, 400, '400.002.02', `Bad Request - ${problem}`);
         return;
       }
+      const prompt: Prompt = {
+        merchantRequestId: requestId(),
+        checkoutRequestId: `ws_CO_${randomBytes(9).toString('hex')}`,
+        script: stkScriptFor(String(fields['PhoneNumber'])),
+        amount: Number(fields['Amount']),
+        phone: Number(fields['PhoneNumber']),
+        callbackUrl: String(fields['CallBackURL']),
+        ended: false,
+      };
+      prompts.set(prompt.checkoutRequestId, prompt);
+      if (prompt.script.delivery === 'before_ack') {
+        prompt.ended = true;
+        await callBack(prompt);
+      }
+      end(prompt);
       json(response, 200, {
-        MerchantRequestID: requestId(),
-        CheckoutRequestID: `ws_CO_${randomBytes(9).toString('hex')}`,
+        MerchantRequestID: prompt.merchantRequestId,
+        CheckoutRequestID: prompt.checkoutRequestId,
         ResponseCode: '0',
         ResponseDescription: 'Success. Request accepted for processing',
         CustomerMessage: 'Success. Request accepted for processing',
+      });
+      return;
+    }
+    if (url.pathname === '/mpesa/stkpushquery/v1/query' && request.method === 'POST') {
+      const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+      const timestamp = typeof fields['Timestamp'] === 'string' ? fields['Timestamp'] : '';
+      if (fields['Password'] !== stkPassword(options.shortCode, options.passkey, timestamp)) {
+        darajaError(response, 400, '400.002.02', 'Bad Request - Wrong credentials');
+        return;
+      }
+      const prompt = prompts.get(String(fields['CheckoutRequestID']));
+      if (prompt === undefined) {
+        darajaError(response, 400, '400.002.02', 'Bad Request - Invalid CheckoutRequestID');
+        return;
+      }
+      if (!prompt.ended) {
+        darajaError(response, 500, '500.001.1001', 'The transaction is being processed');
+        return;
+      }
+      // STK Query sends the result code as a string, unlike the callback.
+      json(response, 200, {
+        ResponseCode: '0',
+        ResponseDescription: 'The service request has been accepted successsfully',
+        MerchantRequestID: prompt.merchantRequestId,
+        CheckoutRequestID: prompt.checkoutRequestId,
+        ResultCode: String(prompt.script.resultCode),
+        ResultDesc:
+          prompt.script.resultCode === 0
+            ? 'The service request is processed successfully.'
+            : 'Request cancelled by user',
       });
       return;
     }
@@ -150,6 +278,7 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
   return {
     url: `http://127.0.0.1:${String(port)}`,
     requests,
+    callbacks,
     get tokensIssued() {
       return tokensIssued;
     },
@@ -158,6 +287,7 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
+        for (const timer of timers) clearTimeout(timer);
         server.close((error) => {
           if (error === undefined) resolve();
           else reject(error);

@@ -4,3 +4,5 @@
 export { startFakeDaraja } from './fake-daraja.js';
 export type { FakeDaraja, FakeDarajaOptions, FakeDarajaRequest } from './fake-daraja.js';
 export { passwordInCredential } from './security-credential-check.js';
+export { stkScriptFor } from './fake-stk-scripts.js';
+export type { StkDelivery, StkScript } from './fake-stk-scripts.js';
