@@ -611,7 +611,13 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
       if (count > 0) await announceCallbacks(reference);
       return count;
     },
-    listDeliveries: (accountId, filter) => outbox.listDeliveries(store, accountId, filter),
+    // One snapshot for the deliveries and their attempts: read apart, an attempt committed between the two
+    // reads shows beside a delivery row from before it (an error in the attempt, none on the delivery).
+    listDeliveries: (accountId, filter) =>
+      store.transaction(async (tx) => {
+        await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+        return outbox.listDeliveries(tx, accountId, filter);
+      }),
 
     verify: () => verifyLedger(store),
     async close() {
