@@ -4,11 +4,11 @@
 import { startWorker } from '@topup/worker';
 import {
   loadConfig,
+  logServedNetworks,
   exitOnConfigError,
   withWorkerMetrics,
   onShutdownSignal,
   openCore,
-  servedNetworksLine,
   workerSettingsOf,
 } from '@topup/service';
 import { createDemoAccountIfEmpty, demoInstructions } from './demo-account.js';
@@ -33,10 +33,7 @@ onShutdownSignal(core.logger, async () => {
   await core.close();
 });
 if (demo !== undefined) process.stdout.write(demoInstructions(http.url, demo));
-core.logger.info(
-  { mode: config.mode, served: Object.fromEntries(core.providers.served) },
-  servedNetworksLine(config, core.providers),
-);
+logServedNetworks(core);
 core.logger.info(
   { url: http.url, store: core.store.kind, mode: config.mode },
   `Topup is listening on ${http.url} (${core.store.kind === 'pglite' ? `embedded store in ${config.dataDir}` : 'PostgreSQL'})`,

@@ -1,13 +1,7 @@
 // `pnpm start:server`: the HTTP server alone against PostgreSQL (DATABASE_URL), the production shape in
 // which any number of server and worker processes share one database.
 
-import {
-  loadConfig,
-  exitOnConfigError,
-  onShutdownSignal,
-  openCore,
-  servedNetworksLine,
-} from '@topup/service';
+import { loadConfig, logServedNetworks, exitOnConfigError, onShutdownSignal, openCore } from '@topup/service';
 import { startHttpServer } from './runtime.js';
 
 const config = exitOnConfigError(loadConfig);
@@ -25,7 +19,4 @@ onShutdownSignal(core.logger, async () => {
   await core.close();
 });
 core.logger.info({ url: http.url, store: core.store.kind }, `Topup server is listening on ${http.url}`);
-core.logger.info(
-  { mode: config.mode, served: Object.fromEntries(core.providers.served) },
-  servedNetworksLine(config, core.providers),
-);
+logServedNetworks(core);

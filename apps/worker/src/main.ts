@@ -6,9 +6,9 @@ import { startWorker } from '@topup/worker';
 import {
   exitOnConfigError,
   loadConfig,
+  logServedNetworks,
   onShutdownSignal,
   openCore,
-  servedNetworksLine,
   withWorkerMetrics,
   workerSettingsOf,
 } from '@topup/service';
@@ -44,7 +44,4 @@ onShutdownSignal(core.logger, async () => {
   await core.close();
 });
 core.logger.info({ url: http.url }, `Topup worker started; /healthz and /metrics on ${http.url}`);
-core.logger.info(
-  { mode: config.mode, served: Object.fromEntries(core.providers.served) },
-  servedNetworksLine(config, core.providers),
-);
+logServedNetworks(core);

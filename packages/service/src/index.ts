@@ -16,4 +16,4 @@ export type { Core, CoreParts } from './core.js';
 export { callbackUrlPolicyOf, listensOnLoopbackAlone } from './callback-targets.js';
 export { workerSettingsOf } from './worker-settings.js';
 export { onShutdownSignal } from './shutdown-signal.js';
-export { servedNetworksLine } from './served-networks.js';
+export { logServedNetworks, servedNetworksLine } from './served-networks.js';

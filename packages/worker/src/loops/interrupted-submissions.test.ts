@@ -98,9 +98,9 @@ describe('resumeInterruptedSubmissions', () => {
     expect(calls).toEqual(['query', 'noted TX1 unknown']);
   });
 
-  it('sends nothing when no provider serves the transaction’s network any more', async () => {
+  it('sends nothing when no provider serves the transaction’s network any more, and notes its leg', async () => {
     const { deps, calls } = harness(true, () => Promise.resolve({ kind: 'not_found' }));
     await resumeInterruptedSubmissions({ ...deps, providers: { forNetwork: () => undefined } });
-    expect(calls).toEqual([]);
+    expect(calls).toEqual(['noted TX1 unknown']);
   });
 });

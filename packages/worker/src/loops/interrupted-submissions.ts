@@ -3,7 +3,8 @@
 // submitted again once the server's own provider timeout has surely passed, and its answer recorded like
 // the server would. A provider that deduplicates submissions by reference takes it at most once; one that
 // cannot is asked first whether it already has it, and is never sent it again blindly: a transaction it
-// cannot be asked about is noted on its leg and left for the timeout's reconciliation.
+// cannot be asked about, or whose network no provider serves any more, is noted on its leg and left for the
+// timeout's reconciliation.
 
 import type { Ledger, TransactionRecord } from '@topup/ledger';
 import type { Logger } from 'pino';
@@ -72,7 +73,14 @@ async function resume(
   const { reference, network } = transaction;
   const provider = deps.providers.forNetwork(network);
   if (provider === undefined) {
-    // PROVIDERS changed since it was made: it is left for the timeout's reconciliation, never sent elsewhere.
+    // PROVIDERS changed since it was made: it is never sent elsewhere. Noting its leg keeps it out of the
+    // next rounds, so it is logged once per wait and left for the timeout's reconciliation.
+    await deps.ledger.noteUnsettledLeg(reference, {
+      state: 'unknown',
+      provider: '',
+      nextQueryAt: new Date(deps.now().getTime() + deps.interruptedAfterMs),
+      review: false,
+    });
     logger.warn({ reference, network }, 'no provider serves the network of an interrupted submission');
     return;
   }
