@@ -161,6 +161,26 @@ async function resolveSubmission<I>(
     throw new Error(`Expected a provider for ${transaction.network}, found none.`);
   }
   const submitted = await submitWithin(provider, transaction, deps.config.providerTimeoutMs);
+  if (submitted.kind === 'unavailable' && submitted.taken !== false && !provider.idempotentSubmissions) {
+    // The provider may have taken it and cannot be sent it again: cancelling would refund money it may be
+    // moving. It stays requested, its leg unknown, for the query path and then an operator to settle.
+    log.error(
+      {
+        reference: transaction.reference,
+        provider: provider.name,
+        providerError: submitted.detail ?? submitted.reason,
+      },
+      'a submission’s outcome is unknown; the transaction stays requested for reconciliation',
+    );
+    await deps.ledger.markSubmitted(transaction.reference);
+    await deps.ledger.noteUnsettledLeg(transaction.reference, {
+      state: 'unknown',
+      provider: provider.name,
+      nextQueryAt: new Date(Date.now() + deps.config.providerQueryAfterSeconds * 1000),
+      review: false,
+    });
+    return { envelope: successEnvelope(operation, transaction, channel, account), httpStatus: 200 };
+  }
   if (submitted.kind === 'accepted') {
     // The answer does not wait for this note: without it the worker submits the transaction again after
     // the provider timeout, keyed by its reference, which is exactly the recovery from a crash right here.
