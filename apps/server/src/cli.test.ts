@@ -23,6 +23,7 @@ const allMigrations = [
   'providers/0001_simulator_jobs',
   'providers/0002_webhook_inbox',
   'providers/0003_access_tokens',
+  'providers/0004_submission_ids',
 ];
 
 describe('the operator CLI and `pnpm start` as real processes', () => {

@@ -1,6 +1,6 @@
 // The providers' tables, kept in the ledger's database under the ledger's migration bookkeeping: the
-// sandbox simulator's jobs, the inbox of webhook calls the server stores for the worker to apply, and the
-// access tokens providers issue, shared by every process.
+// sandbox simulator's jobs, the inbox of webhook calls the server stores for the worker to apply, the
+// access tokens providers issue, shared by every process, and the ids providers give our submissions.
 // Databases made before the simulator's table left the ledger's own migrations already have it: `IF NOT
 // EXISTS` adopts it, and the results marked taken in those days are deleted.
 
@@ -61,6 +61,26 @@ const accessTokens: Migration = {
   ],
 };
 
+// The ids a provider gave a submission, for providers whose callbacks name only their own id: written when
+// the provider acknowledges the submission, read when its callback comes (which may be first: the worker
+// waits for the id) and when the submission is asked about.
+const submissionIds: Migration = {
+  id: 'providers/0004_submission_ids',
+  statements: [
+    `CREATE TABLE IF NOT EXISTS provider_submission_ids (
+      provider text NOT NULL,
+      provider_id text NOT NULL,
+      reference text NOT NULL,
+      purpose text NOT NULL,
+      other_id text NOT NULL DEFAULT '',
+      created_at timestamptz NOT NULL,
+      PRIMARY KEY (provider, provider_id)
+    )`,
+    `CREATE INDEX IF NOT EXISTS provider_submission_ids_reference
+      ON provider_submission_ids (provider, reference, purpose)`,
+  ],
+};
+
 /**
  * Creates the providers' tables, when missing, in the ledger's database; returns the ids applied. The
  * simulator also does this on first use; a process that migrates with long time limits before serving
@@ -72,11 +92,11 @@ const accessTokens: Migration = {
  * import { migrateProviders } from '@topup/providers';
  *
  * const store = await openStore({ dataDir: 'memory://' });
- * await migrateProviders(store); // { applied: ['providers/0001_simulator_jobs', 'providers/0002_webhook_inbox', 'providers/0003_access_tokens'] }
+ * await migrateProviders(store); // { applied: ['providers/0001_simulator_jobs', 'providers/0002_webhook_inbox', 'providers/0003_access_tokens', 'providers/0004_submission_ids'] }
  * ```
  */
 export function migrateProviders(store: Store): Promise<{ applied: string[] }> {
-  return applyMigrations(store, [simulatorJobs, webhookInbox, accessTokens]);
+  return applyMigrations(store, [simulatorJobs, webhookInbox, accessTokens, submissionIds]);
 }
 
 const ready = new WeakMap<Store, Promise<unknown>>();

@@ -5,6 +5,7 @@
 // transaction it was sent has happened.
 
 import type { TransactionRecord } from '@topup/ledger';
+import type { SubmissionId } from './submission-ids.js';
 
 /**
  * What a provider said to a submission.
@@ -52,6 +53,35 @@ export interface ProviderResult {
 }
 
 /**
+ * A result a provider's webhook names by the provider's own id for the submission (Daraja's ConversationID,
+ * Africa's Talking's requestId) rather than by our reference: the worker finds the reference the provider
+ * took it under in the ids recorded at submission (`recordProviderIds`).
+ *
+ * @example
+ * ```ts
+ * import type { ProviderReport } from '@topup/providers';
+ *
+ * const paid: ProviderReport = {
+ *   id: 'result:AG_20261124_0000abcd',
+ *   providerId: 'AG_20261124_0000abcd',
+ *   about: 'submission',
+ *   outcome: 'completed',
+ *   providerCode: 'TK4D2B9F1A',
+ *   reason: '',
+ * };
+ * ```
+ */
+export interface ProviderReport extends Omit<ProviderResult, 'reference'> {
+  readonly providerId: string;
+  /**
+   * Which of the ids the adapter records the report speaks for: the submission's own, or a status query's
+   * (whose failure says nothing of the submission). A report about an id recorded for the other purpose is
+   * not applied.
+   */
+  readonly about: SubmissionId['purpose'];
+}
+
+/**
  * What a provider knows of one transaction: its final result, that it is still working on it, or that it
  * never took it (so nothing can come of it). A provider that cannot be asked throws.
  *
@@ -88,8 +118,9 @@ export interface WebhookCall {
 }
 
 /**
- * What a provider's webhook call says: results to apply (under the provider's own event id, so a repeat is
- * stored once), a well-formed call with nothing to apply, or a call that cannot be read.
+ * What a provider's webhook call says: results to apply, named by our reference or by the provider's own
+ * id (under the provider's own event id, so a repeat is stored once), a well-formed call with nothing to
+ * apply, or a call that cannot be read.
  *
  * @example
  * ```ts
@@ -102,6 +133,7 @@ export interface WebhookCall {
  */
 export type WebhookEvent =
   | { readonly kind: 'results'; readonly eventId: string; readonly results: readonly ProviderResult[] }
+  | { readonly kind: 'reports'; readonly eventId: string; readonly reports: readonly ProviderReport[] }
   | { readonly kind: 'ignored'; readonly eventId: string; readonly why: string }
   | { readonly kind: 'garbled'; readonly problem: string };
 

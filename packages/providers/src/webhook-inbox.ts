@@ -49,7 +49,7 @@ export async function storeWebhookCall(
 ): Promise<boolean> {
   const eventId = event.kind === 'garbled' ? null : event.eventId;
   // Only results wait for the worker; what cannot be applied is settled as it is stored.
-  const settled = event.kind !== 'results';
+  const settled = event.kind !== 'results' && event.kind !== 'reports';
   const outcome =
     event.kind === 'ignored' ? `ignored: ${event.why}` : event.kind === 'garbled' ? 'garbled' : '';
   const { rows } = await db.query<{ id: string }>(

@@ -85,7 +85,15 @@ export function startWorker(options: StartWorkerOptions): RunningWorker {
       round: async () => {
         // The inbox is the providers' table, which a store opened by the ledger alone lacks.
         await providerTablesReady(store);
-        return applyPushedResults({ store, ledger, providers, logger, batchSize: settings.batchSize, now });
+        return applyPushedResults({
+          store,
+          ledger,
+          providers,
+          logger,
+          batchSize: settings.batchSize,
+          uncorrelatedAfterMs: settings.transactionTimeoutMs,
+          now,
+        });
       },
     }),
     startPollLoop({

@@ -2,11 +2,13 @@
 // their provider's receiver and applied through the ledger exactly as pulled results are, then marked with
 // what came of them. A call is marked only after the ledger took its results, so a crash in between
 // applies it again, which the ledger answers `already_resolved`; a call for a provider this worker does not
-// run is marked so and kept for an operator.
+// run is marked so and kept for an operator. A call that names submissions by the provider's own ids waits
+// until the adapter has recorded them (a callback may overtake the acknowledgement that carries the id),
+// and is marked `uncorrelated` for an operator when one is still unknown after `uncorrelatedAfterMs`.
 
 import type { Ledger, Queryable } from '@topup/ledger';
-import { markWebhookCallsApplied, unappliedWebhookCalls } from '@topup/providers';
-import type { InboxEntry, ProviderRoutes } from '@topup/providers';
+import { markWebhookCallsApplied, recordedSubmissionIds, unappliedWebhookCalls } from '@topup/providers';
+import type { InboxEntry, ProviderResult, ProviderRoutes, WebhookEvent } from '@topup/providers';
 import type { Logger } from 'pino';
 import type { RoundResult } from './poll-loop.js';
 import { applyProviderResult } from './provider-results.js';
@@ -17,18 +19,49 @@ export interface PushedResultsDependencies {
   readonly providers: Pick<ProviderRoutes, 'named'>;
   readonly logger: Logger;
   readonly batchSize: number;
+  /** How long a call may name a provider id not recorded yet before it is left for an operator. */
+  readonly uncorrelatedAfterMs: number;
   readonly now: () => Date;
 }
 
-async function outcomeOf(deps: PushedResultsDependencies, entry: InboxEntry): Promise<string> {
+/**
+ * The results a call names, with our references: `waiting` while one of its provider ids is not recorded
+ * yet, and without the reports about an id recorded for another purpose (a status query that failed says
+ * nothing of the submission it asked about).
+ */
+async function resultsOf(
+  deps: PushedResultsDependencies,
+  provider: string,
+  event: Extract<WebhookEvent, { kind: 'results' | 'reports' }>,
+): Promise<readonly ProviderResult[] | { readonly waiting: readonly string[] }> {
+  if (event.kind === 'results') return event.results;
+  const ids = event.reports.map((report) => report.providerId);
+  const recorded = await recordedSubmissionIds(deps.store, provider, ids);
+  const unknown = ids.filter((id) => !recorded.has(id));
+  if (unknown.length > 0) return { waiting: unknown };
+  return event.reports.flatMap(({ providerId, about, ...report }) => {
+    const id = recorded.get(providerId);
+    return id === undefined || id.purpose !== about ? [] : [{ ...report, reference: id.reference }];
+  });
+}
+
+/** What came of a call, or undefined when it waits for a provider id to be recorded. */
+async function outcomeOf(deps: PushedResultsDependencies, entry: InboxEntry): Promise<string | undefined> {
   const provider = deps.providers.named(entry.provider);
   if (provider?.webhooks === undefined) {
     return `no provider ${entry.provider} in this worker`;
   }
   const event = provider.webhooks.parse(entry.call);
-  if (event.kind !== 'results') return event.kind === 'garbled' ? 'garbled' : `ignored: ${event.why}`;
+  if (event.kind === 'garbled') return 'garbled';
+  if (event.kind === 'ignored') return `ignored: ${event.why}`;
+  const results = await resultsOf(deps, provider.name, event);
+  if ('waiting' in results) {
+    const waitedMs = deps.now().getTime() - entry.receivedAt.getTime();
+    return waitedMs < deps.uncorrelatedAfterMs ? undefined : `uncorrelated: ${results.waiting.join(',')}`;
+  }
+  if (results.length === 0) return 'ignored: it speaks of no submission';
   const outcomes = [];
-  for (const result of event.results) {
+  for (const result of results) {
     outcomes.push((await applyProviderResult(deps.ledger, result, provider.name)).kind);
   }
   return outcomes.join(',');
@@ -49,11 +82,22 @@ export async function applyPushedResults(deps: PushedResultsDependencies): Promi
       );
       return;
     }
+    if (answer.value === undefined) return;
     applied.push({ id: entry.id, outcome: answer.value });
-    deps.logger.info(
-      { inboxId: entry.id, provider: entry.provider, event: entry.call.event, outcome: answer.value },
-      'pushed result applied',
-    );
+    const fields = {
+      inboxId: entry.id,
+      provider: entry.provider,
+      event: entry.call.event,
+      outcome: answer.value,
+    };
+    if (answer.value.startsWith('uncorrelated')) {
+      deps.logger.warn(
+        fields,
+        'pushed result names a submission its provider never acknowledged here; kept for an operator',
+      );
+    } else {
+      deps.logger.info(fields, 'pushed result applied');
+    }
   });
   await markWebhookCallsApplied(deps.store, applied, deps.now());
   return { more: entries.length === deps.batchSize && applied.length === entries.length };

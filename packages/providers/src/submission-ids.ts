@@ -1,0 +1,127 @@
+// The ids providers give our submissions. Daraja's callbacks name a submission by its ConversationID and
+// Africa's Talking's by its requestId, never by our reference; an adapter records the id when the provider
+// acknowledges a submission, so the worker can apply a callback that names only that id (once it is
+// recorded: a callback may come before the acknowledgement) and the adapter can ask about a submission.
+
+import type { Queryable } from '@topup/ledger';
+
+/**
+ * One id a provider gave a submission: what it is for (the submission itself, or a status query about it)
+ * and a second id the provider gave with it, where it gives two.
+ *
+ * @example
+ * ```ts
+ * import type { SubmissionId } from '@topup/providers';
+ *
+ * const b2b: SubmissionId = {
+ *   provider: 'daraja', providerId: 'AG_20261124_0000abcd', reference: 'TXVQYSN6XMFZTY',
+ *   purpose: 'submission', otherId: '16740-34861180-1',
+ * };
+ * ```
+ */
+export interface SubmissionId {
+  readonly provider: string;
+  readonly providerId: string;
+  readonly reference: string;
+  readonly purpose: 'submission' | 'status';
+  readonly otherId: string;
+}
+
+/**
+ * Records the id a provider gave a submission; recording it again changes nothing.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { migrateProviders, recordSubmissionId } from '@topup/providers';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * await migrateProviders(store);
+ * await recordSubmissionId(store, {
+ *   provider: 'daraja', providerId: 'AG_20261124_0000abcd', reference: 'TXVQYSN6XMFZTY',
+ *   purpose: 'submission', otherId: '16740-34861180-1',
+ * }, new Date());
+ * ```
+ */
+export async function recordSubmissionId(db: Queryable, id: SubmissionId, now: Date): Promise<void> {
+  await db.query(
+    `INSERT INTO provider_submission_ids (provider, provider_id, reference, purpose, other_id, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6::timestamptz)
+     ON CONFLICT (provider, provider_id) DO NOTHING`,
+    [id.provider, id.providerId, id.reference, id.purpose, id.otherId, now.toISOString()],
+  );
+}
+
+/**
+ * What each of a provider's ids was recorded for; an id not recorded (yet) is absent from the map.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { migrateProviders, recordedSubmissionIds } from '@topup/providers';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * await migrateProviders(store);
+ * const found = await recordedSubmissionIds(store, 'daraja', ['AG_20261124_0000abcd']);
+ * found.get('AG_20261124_0000abcd'); // undefined: not recorded
+ * ```
+ */
+export async function recordedSubmissionIds(
+  db: Queryable,
+  provider: string,
+  providerIds: readonly string[],
+): Promise<ReadonlyMap<string, SubmissionId>> {
+  if (providerIds.length === 0) return new Map();
+  const { rows } = await db.query<{
+    provider_id: string;
+    reference: string;
+    purpose: SubmissionId['purpose'];
+    other_id: string;
+  }>(
+    `SELECT provider_id, reference, purpose, other_id FROM provider_submission_ids
+     WHERE provider = $1 AND provider_id = ANY($2::text[])`,
+    [provider, [...providerIds]],
+  );
+  return new Map(
+    rows.map((row) => [
+      row.provider_id,
+      {
+        provider,
+        providerId: row.provider_id,
+        reference: row.reference,
+        purpose: row.purpose,
+        otherId: row.other_id,
+      },
+    ]),
+  );
+}
+
+/**
+ * The id a provider gave the submission of `reference` itself, or undefined when none was recorded (the
+ * provider never acknowledged it, or its acknowledgement was lost).
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { migrateProviders, submissionIdOf } from '@topup/providers';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * await migrateProviders(store);
+ * await submissionIdOf(store, 'daraja', 'TXVQYSN6XMFZTY'); // undefined
+ * ```
+ */
+export async function submissionIdOf(
+  db: Queryable,
+  provider: string,
+  reference: string,
+): Promise<SubmissionId | undefined> {
+  const { rows } = await db.query<{ provider_id: string; other_id: string }>(
+    `SELECT provider_id, other_id FROM provider_submission_ids
+     WHERE provider = $1 AND reference = $2 AND purpose = 'submission'
+     ORDER BY created_at LIMIT 1`,
+    [provider, reference],
+  );
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  return { provider, providerId: row.provider_id, reference, purpose: 'submission', otherId: row.other_id };
+}
