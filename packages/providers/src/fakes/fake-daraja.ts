@@ -1,18 +1,45 @@
 // A fake of Safaricom's Daraja over real HTTP on loopback, written from Daraja's documentation, for tests
 // and `pnpm start:fakes`. It issues client-credentials tokens (each new one invalidating the one before,
-// as Daraja's do), refuses calls without the current token as Daraja does, and acknowledges STK Push
-// requests after checking them as Daraja would: the password against the short code, passkey and
-// timestamp, the amount's range, the lengths of AccountReference and TransactionDesc. Each prompt then
-// ends as the payer's number scripts it (fake-stk-scripts.ts), its callback POSTed to CallBackURL in
-// Daraja's shape, and STK Query answers "being processed" until it has ended. Every request is recorded,
-// so a test can see what an adapter sent.
+// as Daraja's do), refuses calls without the current token as Daraja does, and checks each call as Daraja
+// would before acknowledging it, answering Daraja's `400.002.02` for the first problem found.
+//
+// STK Push: the password against the short code, passkey and timestamp, the amount's range, the lengths of
+// AccountReference and TransactionDesc. Each prompt then ends as the payer's number scripts it
+// (fake-stk-scripts.ts), its callback POSTed to CallBackURL in Daraja's shape, and STK Query answers "being
+// processed" until it has ended.
+//
+// B2B (agent float) and Transaction Status: the initiator's name, the command, the identifier types, the
+// amount, our short code and the URLs. A wrong SecurityCredential is acknowledged all the same and ends in
+// ResultCode 2001, as on Daraja, where M-Pesa behind the gateway reads it. Each B2B then ends as its
+// PartyB's last four digits script it (fake-b2b-scripts.ts), its Result POSTed to ResultURL in the shapes
+// Daraja really sends (numbers, a bare object for a list, placeholder receipts on failure) so tolerant
+// readers meet them; Transaction Status reports what the fake holds, since it is how an adapter recovers a
+// lost Result. Every request and every POST is recorded, so a test can see both sides.
 
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { stkPassword } from '../daraja/daraja-timestamp.js';
+import { darajaTimestamp, stkPassword } from '../daraja/daraja-timestamp.js';
+import { objectOf, textOf } from '../tolerant-json.js';
+import { b2bScriptFor, type B2bScript } from './fake-b2b-scripts.js';
 import { stkScriptFor, type StkScript } from './fake-stk-scripts.js';
+import { passwordInCredential } from './security-credential-check.js';
 
+/**
+ * The app, short code and initiator the fake answers as, and how quickly things end.
+ *
+ * @example
+ * ```ts
+ * import { startFakeDaraja, type FakeDarajaOptions } from '@topup/providers/fakes';
+ *
+ * const options: FakeDarajaOptions = {
+ *   consumerKey: 'key', consumerSecret: 'secret', shortCode: '600992', passkey: 'passkey',
+ *   initiatorName: 'topupapi', initiatorPassword: 'initiator password', promptMs: 50,
+ * };
+ * const fake = await startFakeDaraja(options);
+ * ```
+ */
 export interface FakeDarajaOptions {
   readonly consumerKey: string;
   readonly consumerSecret: string;
@@ -20,15 +47,74 @@ export interface FakeDarajaOptions {
   readonly passkey: string;
   /** How long a prompt stays open before it ends; a late callback comes ten times later. Default 200 ms. */
   readonly promptMs?: number;
+  /** The `Initiator` initiator calls must name. Default 'testapi', as in Daraja's sandbox. */
+  readonly initiatorName?: string;
+  /** What a SecurityCredential must decrypt to. Default 'Safaricom999!*!', as in Daraja's sandbox. */
+  readonly initiatorPassword?: string;
+  /**
+   * The key SecurityCredentials are decrypted with. Default the fake's own, whose certificate is
+   * `fixtures/fake-daraja-certificate.pem`.
+   */
+  readonly privateKeyPem?: string;
+  /** How long an initiator call takes before its Result is POSTed; a late one ten times longer. Default promptMs. */
+  readonly resultDelayMs?: number;
+  /** The loopback port to listen on; default any free one. */
+  readonly port?: number;
 }
 
-/** A request the fake received, as it read it. */
+/**
+ * A request the fake received, as it read it.
+ *
+ * @example
+ * ```ts
+ * import type { FakeDarajaRequest } from '@topup/providers/fakes';
+ *
+ * const sent = (requests: readonly FakeDarajaRequest[]) => requests.filter((request) => request.path.startsWith('/mpesa/b2b/'));
+ * ```
+ */
 export interface FakeDarajaRequest {
   readonly method: string;
   readonly path: string;
   readonly body: unknown;
 }
 
+/**
+ * A B2B payment as the fake holds it.
+ *
+ * @example
+ * ```ts
+ * import type { FakeB2bPayment } from '@topup/providers/fakes';
+ *
+ * const paid = (payment: FakeB2bPayment) => payment.ended && String(payment.resultCode) === '0';
+ * ```
+ */
+export interface FakeB2bPayment {
+  readonly conversationId: string;
+  readonly originatorConversationId: string;
+  readonly partyB: string;
+  /** Whole shillings. */
+  readonly amount: number;
+  /** M-Pesa's receipt, once it has ended paid. */
+  readonly receipt: string | undefined;
+  readonly ended: boolean;
+  /** The Result's code, once it has ended. */
+  readonly resultCode: number | string | undefined;
+}
+
+/**
+ * A running fake: where it is, and what it has received, sent and holds.
+ *
+ * @example
+ * ```ts
+ * import { startFakeDaraja, type FakeDaraja } from '@topup/providers/fakes';
+ *
+ * const fake: FakeDaraja = await startFakeDaraja({ consumerKey: 'key', consumerSecret: 'secret', shortCode: '600992', passkey: 'passkey' });
+ * process.env.DARAJA_BASE_URL = fake.url;
+ * // … run the adapter against it, then:
+ * fake.b2bPayments.filter((payment) => !payment.ended); // what is still open
+ * await fake.close();
+ * ```
+ */
 export interface FakeDaraja {
   /** `http://127.0.0.1:<port>`, for DARAJA_BASE_URL. */
   readonly url: string;
@@ -36,8 +122,13 @@ export interface FakeDaraja {
   readonly requests: readonly FakeDarajaRequest[];
   /** How many tokens it has issued. */
   readonly tokensIssued: number;
-  /** The STK callbacks it has POSTed, oldest first, with the status each was answered. */
+  /**
+   * The STK callbacks and initiator Results it has POSTed, oldest first, with the status each was
+   * answered (0 when none came).
+   */
   readonly callbacks: readonly { readonly url: string; readonly body: unknown; readonly status: number }[];
+  /** The B2B payments it holds, oldest first, as they stand at this read. */
+  readonly b2bPayments: readonly FakeB2bPayment[];
   /** Issues a token as another process would, invalidating the current one. */
   issueTokenElsewhere(): void;
   close(): Promise<void>;
@@ -133,10 +224,238 @@ function stkCallbackBody(prompt: Prompt, receipt: string): unknown {
   };
 }
 
-/** Starts the fake on a free loopback port. */
+/** A new receipt, in M-Pesa's ten characters. */
+function newReceipt(): string {
+  return `TK${randomBytes(4).toString('hex').toUpperCase()}`;
+}
+
+/** What M-Pesa sends as the TransactionID of a call that moved no money. */
+const placeholderReceipt = '0000000000';
+
+/** Fixed, so Results read the same from run to run; Daraja sends YYYYMMDDHHmmss as a number. */
+const completedTime = 20261124102115;
+
+interface Conversation {
+  readonly originatorConversationId: string;
+  readonly conversationId: string;
+}
+
+/** An initiator call's ids, in the shapes Daraja gives them. */
+function newConversation(): Conversation {
+  const digits = (count: number) => String(randomBytes(4).readUInt32BE() % 10 ** count).padStart(count, '0');
+  return {
+    originatorConversationId: `${digits(5)}-${digits(8)}-1`,
+    conversationId: `AG_${darajaTimestamp(new Date()).slice(0, 8)}_${randomBytes(10).toString('hex')}`,
+  };
+}
+
+const acceptedAck = (conversation: Conversation) => ({
+  OriginatorConversationID: conversation.originatorConversationId,
+  ConversationID: conversation.conversationId,
+  ResponseCode: '0',
+  ResponseDescription: 'Accept the service request successfully.',
+});
+
+/** How a wrong SecurityCredential ends, whatever PartyB scripts: M-Pesa reads the credential first. */
+const invalidInitiator: B2bScript = {
+  resultCode: 2001,
+  resultDesc: 'The initiator information is invalid.',
+  delivery: 'once',
+};
+
+const succeeded = (resultCode: number | string) => String(resultCode) === '0';
+
+const isUrl = (value: string | undefined) => /^https?:\/\/\S+$/.test(value ?? '');
+
+/** Amount as Daraja takes it: whole shillings, as a number or a string of digits. */
+function wholeAmount(value: unknown): number | undefined {
+  const amount = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof amount === 'number' && Number.isInteger(amount) && amount >= 1 && amount <= 250_000
+    ? amount
+    : undefined;
+}
+
+interface B2bRequest {
+  readonly partyB: string;
+  readonly amount: number;
+  readonly accountReference: string;
+  readonly resultUrl: string;
+}
+
+/** A B2B request as Daraja's gateway reads it, or the first problem it would find. */
+function readB2bRequest(
+  body: Readonly<Record<string, unknown>>,
+  initiatorName: string,
+  shortCode: string,
+): B2bRequest | string {
+  const text = (name: string) => textOf(body[name]);
+  if (text('Initiator') !== initiatorName) return 'Invalid Initiator';
+  const command = text('CommandID');
+  if (command !== 'BusinessBuyGoods' && command !== 'BusinessPayBill' && command !== 'BusinessPayToBulk')
+    return 'Invalid CommandID';
+  if (text('SenderIdentifierType') !== '4') return 'Invalid SenderIdentifierType';
+  if (text('RecieverIdentifierType') !== '4') return 'Invalid RecieverIdentifierType';
+  const amount = wholeAmount(body['Amount']);
+  if (amount === undefined) return 'Invalid Amount';
+  if (text('PartyA') !== shortCode) return 'Invalid PartyA';
+  const partyB = text('PartyB') ?? '';
+  if (!/^\d+$/.test(partyB)) return 'Invalid PartyB';
+  const accountReference = text('AccountReference') ?? '';
+  if (accountReference.length > 13) return 'Invalid AccountReference';
+  if ((text('Remarks') ?? '').length > 100) return 'Invalid Remarks';
+  const resultUrl = text('ResultURL');
+  if (resultUrl === undefined || !isUrl(resultUrl)) return 'Invalid ResultURL';
+  if (!isUrl(text('QueueTimeOutURL'))) return 'Invalid QueueTimeOutURL';
+  return { partyB, amount, accountReference, resultUrl };
+}
+
+interface StatusQuery {
+  readonly about: { readonly receipt: string } | { readonly conversationId: string };
+  readonly resultUrl: string;
+}
+
+/** A Transaction Status query as Daraja's gateway reads it, or the first problem it would find. */
+function readStatusQuery(
+  body: Readonly<Record<string, unknown>>,
+  initiatorName: string,
+  shortCode: string,
+): StatusQuery | string {
+  const text = (name: string) => textOf(body[name]);
+  if (text('Initiator') !== initiatorName) return 'Invalid Initiator';
+  if (text('CommandID') !== 'TransactionStatusQuery') return 'Invalid CommandID';
+  const receipt = text('TransactionID') ?? '';
+  const conversationId = text('OriginalConversationID') ?? '';
+  if (receipt === '' && conversationId === '') return 'Invalid TransactionID or OriginalConversationID';
+  if (text('PartyA') !== shortCode) return 'Invalid PartyA';
+  if (text('IdentifierType') !== '4') return 'Invalid IdentifierType';
+  const resultUrl = text('ResultURL');
+  if (resultUrl === undefined || !isUrl(resultUrl)) return 'Invalid ResultURL';
+  if (!isUrl(text('QueueTimeOutURL'))) return 'Invalid QueueTimeOutURL';
+  return { about: receipt === '' ? { conversationId } : { receipt }, resultUrl };
+}
+
+interface B2bPayment extends Conversation, B2bRequest {
+  readonly script: B2bScript;
+  receipt: string | undefined;
+  ended: boolean;
+}
+
+/** The Result Daraja POSTs when an initiator call ends. */
+function resultBody(
+  conversation: Conversation,
+  end: {
+    readonly resultCode: number | string;
+    readonly resultDesc: string;
+    readonly transactionId: string;
+    readonly parameters: unknown;
+    readonly referenceItem: unknown;
+  },
+): unknown {
+  return {
+    Result: {
+      ResultType: 0,
+      ResultCode: end.resultCode,
+      ResultDesc: end.resultDesc,
+      OriginatorConversationID: conversation.originatorConversationId,
+      ConversationID: conversation.conversationId,
+      TransactionID: end.transactionId,
+      ...(end.parameters === undefined ? {} : { ResultParameters: { ResultParameter: end.parameters } }),
+      ReferenceData: { ReferenceItem: end.referenceItem },
+    },
+  };
+}
+
+/** A failure's parameters: one bare object for an initiator refused, as in Daraja's sample; none otherwise. */
+const failureParameters = (resultCode: number | string) =>
+  String(resultCode) === '2001' ? { Key: 'BOCompletedTime', Value: completedTime } : undefined;
+
+function b2bResultBody(payment: B2bPayment): unknown {
+  const { resultCode, resultDesc } = payment.script;
+  return resultBody(payment, {
+    resultCode,
+    resultDesc,
+    transactionId: payment.receipt ?? placeholderReceipt,
+    parameters: succeeded(resultCode)
+      ? [
+          { Key: 'Amount', Value: payment.amount },
+          { Key: 'TransCompletedTime', Value: completedTime },
+          { Key: 'DebitPartyCharges' },
+          { Key: 'ReceiverPartyPublicName', Value: `${payment.partyB} - Agent Store` },
+          { Key: 'Currency', Value: 'KES' },
+        ]
+      : failureParameters(resultCode),
+    referenceItem: { Key: 'BillReferenceNumber', Value: payment.accountReference },
+  });
+}
+
+// Daraja's sample Transaction Status Result carries Occasion without a value.
+const occasion = { Key: 'Occasion' };
+
+/** Transaction Status's Result when the initiator's SecurityCredential was wrong. */
+function statusRefusedBody(query: Conversation): unknown {
+  return resultBody(query, {
+    resultCode: invalidInitiator.resultCode,
+    resultDesc: invalidInitiator.resultDesc,
+    transactionId: placeholderReceipt,
+    parameters: failureParameters(invalidInitiator.resultCode),
+    referenceItem: occasion,
+  });
+}
+
+/** Transaction Status's Result: what the fake holds about the B2B asked about, when it holds it. */
+function statusResultBody(query: Conversation, payment: B2bPayment | undefined, shortCode: string): unknown {
+  if (payment === undefined) {
+    return resultBody(query, {
+      resultCode: 2032,
+      resultDesc: 'The transaction is not found.',
+      transactionId: placeholderReceipt,
+      parameters: undefined,
+      referenceItem: occasion,
+    });
+  }
+  const status = !payment.ended ? 'Pending' : succeeded(payment.script.resultCode) ? 'Completed' : 'Failed';
+  return resultBody(query, {
+    resultCode: 0,
+    resultDesc: 'The service request has been accepted successfully.',
+    transactionId: newReceipt(),
+    parameters: [
+      ...(payment.receipt === undefined ? [] : [{ Key: 'ReceiptNo', Value: payment.receipt }]),
+      { Key: 'TransactionStatus', Value: status },
+      { Key: 'Amount', Value: payment.amount },
+      { Key: 'ReasonType', Value: 'Business Buy Goods' },
+      { Key: 'DebitPartyName', Value: `${shortCode} - Topup` },
+      { Key: 'CreditPartyName', Value: `${payment.partyB} - Agent Store` },
+      { Key: 'OriginatorConversationID', Value: payment.originatorConversationId },
+      { Key: 'ConversationID', Value: payment.conversationId },
+    ],
+    referenceItem: occasion,
+  });
+}
+
+/**
+ * Starts the fake on a free loopback port.
+ *
+ * @example
+ * ```ts
+ * import { startFakeDaraja } from '@topup/providers/fakes';
+ *
+ * const fake = await startFakeDaraja({
+ *   consumerKey: 'key', consumerSecret: 'secret', shortCode: '600992', passkey: 'passkey', promptMs: 50,
+ * });
+ * // Point the adapter at fake.url; a B2B to a store number ending 9003 then has its Result lost.
+ * await fake.close();
+ * ```
+ */
 export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeDaraja> {
   const promptMs = options.promptMs ?? 200;
+  const resultDelayMs = options.resultDelayMs ?? promptMs;
+  const initiatorName = options.initiatorName ?? 'testapi';
+  const initiatorPassword = options.initiatorPassword ?? 'Safaricom999!*!';
+  const privateKeyPem =
+    options.privateKeyPem ?? readFileSync(new URL('./fixtures/fake-daraja-key.pem', import.meta.url), 'utf8');
   const prompts = new Map<string, Prompt>();
+  const payments = new Map<string, B2bPayment>();
+  const paymentsByOriginator = new Map<string, B2bPayment>();
   const callbacks: { url: string; body: unknown; status: number }[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const later = (ms: number, action: () => Promise<void>) => {
@@ -146,11 +465,10 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
     }, ms);
     timers.add(timer);
   };
-  const callBack = async (prompt: Prompt) => {
-    const body = stkCallbackBody(prompt, `TK${randomBytes(4).toString('hex').toUpperCase()}`);
+  const post = async (url: string, body: unknown) => {
     let status = 0;
     try {
-      const response = await fetch(prompt.callbackUrl, {
+      const response = await fetch(url, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify(body),
@@ -159,10 +477,11 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
       status = response.status;
       await response.body?.cancel();
     } catch {
-      // Daraja does not retry a callback that failed: the query path is what recovers it.
+      // Daraja retries neither a callback nor a Result that failed: the query paths are what recover them.
     }
-    callbacks.push({ url: prompt.callbackUrl, body, status });
+    callbacks.push({ url, body, status });
   };
+  const callBack = (prompt: Prompt) => post(prompt.callbackUrl, stkCallbackBody(prompt, newReceipt()));
   const end = (prompt: Prompt) => {
     const { delivery } = prompt.script;
     if (delivery === 'never') return;
@@ -173,6 +492,35 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
       if (delivery === 'twice') await callBack(prompt);
     });
   };
+  const settle = (payment: B2bPayment) => {
+    payment.ended = true;
+    if (succeeded(payment.script.resultCode)) payment.receipt = newReceipt();
+  };
+  /** Ends a B2B as scripted; for `before_ack`, before its acknowledgement is sent. */
+  const endPayment = async (payment: B2bPayment) => {
+    const { delivery } = payment.script;
+    if (delivery === 'before_ack') {
+      settle(payment);
+      await post(payment.resultUrl, b2bResultBody(payment));
+      return;
+    }
+    if (delivery === 'never') return;
+    later(delivery === 'late' ? resultDelayMs * 10 : resultDelayMs, async () => {
+      settle(payment);
+      if (delivery === 'lost') return;
+      // A Result delivered twice is the same Result, receipt and all.
+      const body = b2bResultBody(payment);
+      await post(payment.resultUrl, body);
+      if (delivery === 'twice') await post(payment.resultUrl, body);
+    });
+  };
+  const paymentAbout = (about: StatusQuery['about']) => {
+    if ('receipt' in about)
+      return [...payments.values()].find((payment) => payment.receipt === about.receipt);
+    return paymentsByOriginator.get(about.conversationId) ?? payments.get(about.conversationId);
+  };
+  const credentialIsRight = (fields: Readonly<Record<string, unknown>>) =>
+    passwordInCredential(textOf(fields['SecurityCredential']) ?? '', privateKeyPem) === initiatorPassword;
   const requests: FakeDarajaRequest[] = [];
   let currentToken: string | undefined;
   let tokensIssued = 0;
@@ -235,6 +583,47 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
       });
       return;
     }
+    if (url.pathname === '/mpesa/b2b/v1/paymentrequest' && request.method === 'POST') {
+      const fields = objectOf(body) ?? {};
+      const read = readB2bRequest(fields, initiatorName, options.shortCode);
+      if (typeof read === 'string') {
+        darajaError(response, 400, '400.002.02', `Bad Request - ${read}`);
+        return;
+      }
+      const payment: B2bPayment = {
+        ...newConversation(),
+        ...read,
+        script: credentialIsRight(fields) ? b2bScriptFor(read.partyB) : invalidInitiator,
+        receipt: undefined,
+        ended: false,
+      };
+      payments.set(payment.conversationId, payment);
+      paymentsByOriginator.set(payment.originatorConversationId, payment);
+      await endPayment(payment);
+      json(response, 200, acceptedAck(payment));
+      return;
+    }
+    if (url.pathname === '/mpesa/transactionstatus/v1/query' && request.method === 'POST') {
+      const fields = objectOf(body) ?? {};
+      const read = readStatusQuery(fields, initiatorName, options.shortCode);
+      if (typeof read === 'string') {
+        darajaError(response, 400, '400.002.02', `Bad Request - ${read}`);
+        return;
+      }
+      const query = newConversation();
+      const refused = !credentialIsRight(fields);
+      // Status is read when the Result is made, not when the query came: a B2B may end in between.
+      later(resultDelayMs, () =>
+        post(
+          read.resultUrl,
+          refused
+            ? statusRefusedBody(query)
+            : statusResultBody(query, paymentAbout(read.about), options.shortCode),
+        ),
+      );
+      json(response, 200, acceptedAck(query));
+      return;
+    }
     if (url.pathname === '/mpesa/stkpushquery/v1/query' && request.method === 'POST') {
       const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
       const timestamp = typeof fields['Timestamp'] === 'string' ? fields['Timestamp'] : '';
@@ -273,12 +662,25 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
       if (!response.headersSent) darajaError(response, 500, '500.003.1001', 'Internal Server Error');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${String(port)}`,
     requests,
     callbacks,
+    get b2bPayments() {
+      return [...payments.values()].map(
+        ({ conversationId, originatorConversationId, partyB, amount, receipt, ended, script }) => ({
+          conversationId,
+          originatorConversationId,
+          partyB,
+          amount,
+          receipt,
+          ended,
+          resultCode: ended ? script.resultCode : undefined,
+        }),
+      );
+    },
     get tokensIssued() {
       return tokensIssued;
     },
