@@ -5,6 +5,7 @@
 
 export type {
   Provider,
+  ProviderReport,
   ProviderResult,
   ProviderStatus,
   SubmitResult,
@@ -20,6 +21,8 @@ export type { SandboxOutcome } from './sandbox-outcomes.js';
 export { migrateProviders, providerTablesReady } from './provider-migrations.js';
 export { markWebhookCallsApplied, storeWebhookCall, unappliedWebhookCalls } from './webhook-inbox.js';
 export type { InboxEntry } from './webhook-inbox.js';
+export { recordSubmissionId, recordedSubmissionIds, submissionIdOf } from './submission-ids.js';
+export type { SubmissionId } from './submission-ids.js';
 export { routeEveryNetworkTo, routeNetworks, unservedNetwork } from './provider-routes.js';
 export type { ProviderRoutes } from './provider-routes.js';
 export { createSharedAccessToken } from './shared-access-token.js';
@@ -46,3 +49,6 @@ export { parseAirtimeStatusCallback } from './africastalking/airtime-status-call
 export type { AirtimeStatus } from './africastalking/airtime-status-callback.js';
 export { b2bPaymentRequest, reversalRequest, transactionStatusRequest } from './daraja/initiator-requests.js';
 export type { DarajaInitiator } from './daraja/initiator-requests.js';
+export { createDarajaProvider } from './daraja/daraja-provider.js';
+export type { DarajaProviderOptions } from './daraja/daraja-provider.js';
+export { DARAJA_DECLINED, darajaWebhooks } from './daraja/daraja-webhooks.js';

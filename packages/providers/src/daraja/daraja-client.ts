@@ -42,7 +42,15 @@ export interface DarajaEndpoint {
 export type DarajaAnswer =
   | { readonly kind: 'ok'; readonly body: Readonly<Record<string, unknown>> }
   | { readonly kind: 'error'; readonly error: DarajaError }
-  | { readonly kind: 'no_answer'; readonly problem: string };
+  | { readonly kind: 'no_answer'; readonly problem: string }
+  /** The call never reached Daraja (no token could be had, or the connection was refused): nothing taken. */
+  | { readonly kind: 'not_sent'; readonly problem: string };
+
+/** Whether fetch failed because nothing listened: the request was never sent. */
+function connectionRefused(error: unknown): boolean {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  return cause?.code === 'ECONNREFUSED';
+}
 
 async function send(endpoint: DarajaEndpoint, path: string, init: RequestInit): Promise<DarajaAnswer> {
   const fetchFn = endpoint.fetch ?? fetch;
@@ -56,6 +64,9 @@ async function send(endpoint: DarajaEndpoint, path: string, init: RequestInit): 
     text = await response.text();
   } catch (error) {
     const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    if (!timedOut && connectionRefused(error)) {
+      return { kind: 'not_sent', problem: 'the connection was refused' };
+    }
     return {
       kind: 'no_answer',
       problem: timedOut
@@ -96,7 +107,9 @@ export async function issueDarajaToken(
     method: 'GET',
     headers: { Authorization: `Basic ${basic}`, Accept: 'application/json' },
   });
-  if (answer.kind === 'no_answer') throw new Error(`Daraja issued no token: ${answer.problem}.`);
+  if (answer.kind === 'no_answer' || answer.kind === 'not_sent') {
+    throw new Error(`Daraja issued no token: ${answer.problem}.`);
+  }
   if (answer.kind === 'error') {
     const { status, errorCode, errorMessage } = answer.error;
     throw new Error(
@@ -152,7 +165,7 @@ export async function callDaraja(
   try {
     token = await tokens.current();
   } catch (error) {
-    return { kind: 'no_answer', problem: error instanceof Error ? error.message : String(error) };
+    return { kind: 'not_sent', problem: error instanceof Error ? error.message : String(error) };
   }
   const first = await post(token);
   if (first.kind !== 'error' || !isTokenRejected(first.error)) return first;
@@ -160,7 +173,8 @@ export async function callDaraja(
   try {
     renewed = await tokens.renew(token);
   } catch (error) {
-    return { kind: 'no_answer', problem: error instanceof Error ? error.message : String(error) };
+    // The first call was refused for its token, so nothing was taken either.
+    return { kind: 'not_sent', problem: error instanceof Error ? error.message : String(error) };
   }
   return post(renewed);
 }

@@ -59,7 +59,8 @@ export type StkQueryStatus =
  * ```
  */
 export function readStkQueryAnswer(answer: DarajaAnswer): StkQueryStatus {
-  if (answer.kind === 'no_answer') return { kind: 'unknown', problem: answer.problem };
+  if (answer.kind === 'no_answer' || answer.kind === 'not_sent')
+    return { kind: 'unknown', problem: answer.problem };
   if (answer.kind === 'error') {
     if (isStillProcessing(answer.error)) return { kind: 'pending' };
     const { status, errorCode, errorMessage } = answer.error;
