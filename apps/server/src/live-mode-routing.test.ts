@@ -19,7 +19,12 @@ describe.each(openTestStores())('live mode routing on $name', (stores) => {
     store = await stores.open();
     service = await startTestService(store, {
       worker: true,
-      env: { TOPUP_MODE: 'live', PROVIDERS: 'MoneyNetA=netalpha,CarrierA=netalpha' },
+      env: {
+        TOPUP_MODE: 'live',
+        PROVIDERS: 'MoneyNetA=netalpha,CarrierA=netalpha',
+        PUBLIC_BASE_URL: 'https://topup.example',
+        PROVIDER_WEBHOOK_TOKEN: 'wh_routing_0123456789abcdef0123456789',
+      },
       // A provider of the test's own under a live id: the simulator's protocol, another name.
       liveProviders: new Map([
         [

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, serviceStoreOptionsOf, storeOptionsOf } from './config.js';
 
@@ -11,6 +12,12 @@ function problemsOf(environment: Record<string, string>): readonly string[] {
   }
   throw new Error('expected a ConfigError');
 }
+
+/** What every live mode needs besides PROVIDERS: where providers call back. */
+const callsBack = {
+  PUBLIC_BASE_URL: 'https://topup.example',
+  PROVIDER_WEBHOOK_TOKEN: 'wh_0123456789abcdef0123456789abcdef',
+};
 
 describe('the service configuration', () => {
   it('has working defaults with nothing set', () => {
@@ -100,13 +107,13 @@ describe('the service configuration', () => {
   });
 
   it('refuses a provider this build does not have, naming the ones it has', () => {
-    expect(problemsOf({ TOPUP_MODE: 'live', PROVIDERS: 'MoneyNetA=daraja' })).toEqual([
-      'PROVIDERS: expected a live provider this build has (none) for MoneyNetA, received "daraja" (received "MoneyNetA=daraja")',
+    expect(problemsOf({ TOPUP_MODE: 'live', PROVIDERS: 'MoneyNetA=mpesa', ...callsBack })).toEqual([
+      'PROVIDERS: expected a live provider this build has (daraja) for MoneyNetA, received "mpesa" (received "MoneyNetA=mpesa")',
     ]);
     const problems = (() => {
       try {
         loadConfig(
-          { TOPUP_MODE: 'live', PROVIDERS: 'MoneyNetA=mpesa,CarrierA=bank' },
+          { TOPUP_MODE: 'live', PROVIDERS: 'MoneyNetA=mpesa,CarrierA=bank', ...callsBack },
           { liveProviders: ['mpesa'] },
         );
       } catch (error) {
@@ -121,7 +128,11 @@ describe('the service configuration', () => {
 
   it('reads PROVIDERS into each network’s provider in live mode', () => {
     const config = loadConfig(
-      { TOPUP_MODE: 'live', PROVIDERS: ' MoneyNetA=mpesa, CarrierA=airtime-hub,CarrierB=airtime-hub' },
+      {
+        TOPUP_MODE: 'live',
+        PROVIDERS: ' MoneyNetA=mpesa, CarrierA=airtime-hub,CarrierB=airtime-hub',
+        ...callsBack,
+      },
       { liveProviders: ['mpesa', 'airtime-hub'] },
     );
     expect([...config.providers]).toEqual([
@@ -223,9 +234,14 @@ describe('the service configuration', () => {
   });
 
   it('documents every variable it reads in the README’s configuration list, and no other', async () => {
-    const source = await readFile(new URL('config.ts', import.meta.url), 'utf8');
-    const start = source.indexOf('const environmentSchema');
-    const schema = source.slice(start, source.indexOf('\n});', start));
+    const block = async (file: string, opening: string, closing: string) => {
+      const source = await readFile(new URL(file, import.meta.url), 'utf8');
+      const start = source.indexOf(opening);
+      return source.slice(start, source.indexOf(closing, start));
+    };
+    const schema =
+      (await block('config.ts', 'const environmentSchema', '\n});')) +
+      (await block('daraja-config.ts', 'export const darajaEnvironment', '\n};'));
     // INIT_CWD is set by pnpm, not by an operator.
     const read = [...schema.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)]
       .map((match) => match[1])
@@ -235,5 +251,78 @@ describe('the service configuration', () => {
     const documented = [...section.matchAll(/^- `([A-Z][A-Z0-9_]+)` \(default /gm)].map((match) => match[1]);
     expect(read.length).toBeGreaterThan(30);
     expect([...documented].sort()).toEqual([...read].sort());
+  });
+});
+
+describe('the configuration of live providers', () => {
+  const certificate = fileURLToPath(
+    new URL('../../providers/src/fakes/fixtures/fake-daraja-certificate.pem', import.meta.url),
+  );
+  const daraja = {
+    TOPUP_MODE: 'live',
+    PROVIDERS: 'MoneyNetA=daraja',
+    ...callsBack,
+    DARAJA_BASE_URL: 'http://127.0.0.1:9100',
+    DARAJA_CONSUMER_KEY: 'key',
+    DARAJA_CONSUMER_SECRET: 'consumer-secret-value',
+    DARAJA_SHORTCODE: '600992',
+    DARAJA_INITIATOR_NAME: 'topupapi',
+    DARAJA_INITIATOR_PASSWORD: 'initiator-password-value',
+    DARAJA_CERTIFICATE: certificate,
+  };
+
+  it('reads Daraja’s variables and its certificate when PROVIDERS names daraja', () => {
+    const config = loadConfig(daraja);
+    expect(config.publicBaseUrl).toBe('https://topup.example');
+    expect(config.daraja).toMatchObject({
+      baseUrl: 'http://127.0.0.1:9100',
+      shortCode: '600992',
+      initiatorName: 'topupapi',
+      b2bCommandId: 'BusinessBuyGoods',
+    });
+    expect(config.daraja?.certificatePem).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    expect(loadConfig({ ...daraja, DARAJA_B2B_COMMAND_ID: 'BusinessPayBill' }).daraja?.b2bCommandId).toBe(
+      'BusinessPayBill',
+    );
+  });
+
+  it('lists every variable daraja lacks in one pass, with where providers call back', () => {
+    expect(problemsOf({ TOPUP_MODE: 'live', PROVIDERS: 'MoneyNetA=daraja' })).toEqual([
+      'PUBLIC_BASE_URL: expected a value: the address providers call back to (received nothing)',
+      'PROVIDER_WEBHOOK_TOKEN: expected a value: the secret path segment of the URLs providers call back to (received nothing)',
+      'DARAJA_CONSUMER_KEY: expected a value: PROVIDERS names daraja (received nothing)',
+      'DARAJA_CONSUMER_SECRET: expected a value: PROVIDERS names daraja (received nothing)',
+      'DARAJA_SHORTCODE: expected a value: PROVIDERS names daraja (received nothing)',
+      'DARAJA_INITIATOR_NAME: expected a value: PROVIDERS names daraja (received nothing)',
+      'DARAJA_INITIATOR_PASSWORD: expected a value: PROVIDERS names daraja (received nothing)',
+      'DARAJA_CERTIFICATE: expected a value: PROVIDERS names daraja (received nothing)',
+    ]);
+  });
+
+  it('refuses a certificate path that holds no certificate, and daraja on a carrier', () => {
+    expect(
+      problemsOf({
+        ...daraja,
+        PROVIDERS: 'MoneyNetA=daraja,CarrierA=daraja',
+        DARAJA_CERTIFICATE: '/nonexistent.pem',
+      }),
+    ).toEqual([
+      'PROVIDERS: expected daraja on money networks only (it moves money, a carrier delivers airtime), received CarrierA=daraja (received "MoneyNetA=daraja,CarrierA=daraja")',
+      expect.stringMatching(/^DARAJA_CERTIFICATE: expected a readable PEM file \(ENOENT/),
+    ]);
+  });
+
+  it('takes PUBLIC_BASE_URL as https, or http on loopback only, and never prints a secret', () => {
+    expect(loadConfig({ ...daraja, PUBLIC_BASE_URL: 'http://127.0.0.1:8080/' }).publicBaseUrl).toBe(
+      'http://127.0.0.1:8080',
+    );
+    expect(problemsOf({ ...daraja, PUBLIC_BASE_URL: 'http://topup.example' })).toEqual([
+      'PUBLIC_BASE_URL: expected https:// (http:// only for a loopback address such as http://127.0.0.1:8080) (received "http://topup.example")',
+    ]);
+    const problems = problemsOf({ ...daraja, PROVIDER_WEBHOOK_TOKEN: 'short-secret' });
+    expect(problems).toEqual([
+      'PROVIDER_WEBHOOK_TOKEN: expected 32 to 256 letters, digits, _ or - (received a value not shown)',
+    ]);
+    expect(problems.join('\n')).not.toContain('short-secret');
   });
 });

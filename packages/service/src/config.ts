@@ -6,6 +6,12 @@ import { isAbsolute, resolve } from 'node:path';
 import type { OpenStoreOptions } from '@topup/ledger';
 import { z } from 'zod';
 import { liveProviders } from './live-providers.js';
+import {
+  checkProviderVariables,
+  darajaConfigOf,
+  darajaEnvironment,
+  type DarajaConfig,
+} from './daraja-config.js';
 import { providerMap } from './provider-map.js';
 
 const integer = (min: number, max: number) => {
@@ -111,6 +117,7 @@ const environmentSchema = z.object({
     .optional(),
   PROVIDER_WEBHOOK_SOURCES: sourceList.optional(),
   PROVIDERS: providerMap.optional(),
+  ...darajaEnvironment,
   PROVIDER_QUERY_AFTER_SECONDS: integer(1, 86_400).default(60),
   RECONCILIATION_WINDOW_SECONDS: integer(1, 86_400 * 30).default(86_400),
   CALLBACK_RETRY_SCHEDULE: retrySchedule.default([0, 5, 300, 1_800, 7_200, 18_000, 36_000, 36_000]),
@@ -170,6 +177,9 @@ const checkedEnvironmentSchema = (liveProviders: readonly string[]) =>
         }
       }
       checkProviders(parsed, liveProviders, ctx);
+      if (parsed.TOPUP_MODE === 'live' && parsed.PROVIDERS instanceof Map) {
+        checkProviderVariables(parsed, parsed.PROVIDERS, ctx);
+      }
     },
     { when: () => true },
   );
@@ -254,6 +264,10 @@ export interface Config {
   readonly providerWebhookSources: readonly string[];
   /** Live mode's network token to provider id (PROVIDERS); empty in sandbox mode. */
   readonly providers: ReadonlyMap<string, string>;
+  /** Where providers call back to (PUBLIC_BASE_URL, no trailing slash); set whenever PROVIDERS is. */
+  readonly publicBaseUrl: string | undefined;
+  /** M-Pesa through Daraja, when PROVIDERS names daraja. */
+  readonly daraja: DarajaConfig | undefined;
   /** A transaction with no result this long after it was made is asked about, then again with backoff. */
   readonly providerQueryAfterSeconds: number;
   /** How long past the transaction timeout a leg may stay unsettled before it waits for an operator. */
@@ -300,9 +314,14 @@ function shown(value: string | undefined): string {
   return value === undefined ? 'nothing' : JSON.stringify(value.replace(/(\/\/[^/@:]*:)[^/@]*@/, '$1***@'));
 }
 
+/** Variables whose values are credentials: a problem with one never prints it. */
+const secretVariable = /(SECRET|PASSWORD|_KEY|TOKEN)$/;
+
 function describe(environment: Record<string, string | undefined>, issue: z.core.$ZodIssue): string {
   const name = issue.path.join('.');
-  return `${name}: ${issue.message} (received ${shown(environment[name])})`;
+  const value = environment[name];
+  const received = secretVariable.test(name) && value !== undefined ? 'a value not shown' : shown(value);
+  return `${name}: ${issue.message} (received ${received})`;
 }
 
 export interface LoadConfigOptions {
@@ -346,6 +365,8 @@ export function loadConfig(
     providerWebhookToken: env.PROVIDER_WEBHOOK_TOKEN,
     providerWebhookSources: env.PROVIDER_WEBHOOK_SOURCES ?? [],
     providers: env.PROVIDERS ?? new Map(),
+    publicBaseUrl: env.PUBLIC_BASE_URL,
+    daraja: env.TOPUP_MODE === 'live' ? darajaConfigOf(env, env.PROVIDERS ?? new Map()) : undefined,
     providerQueryAfterSeconds: env.PROVIDER_QUERY_AFTER_SECONDS,
     reconciliationWindowSeconds: env.RECONCILIATION_WINDOW_SECONDS,
     callbackRetryScheduleSeconds: env.CALLBACK_RETRY_SCHEDULE,

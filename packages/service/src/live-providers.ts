@@ -2,6 +2,7 @@
 // from the configuration and the store; the money networks and carriers it serves are PROVIDERS' choice.
 
 import type { Store } from '@topup/ledger';
+import { createDarajaProvider, securityCredential } from '@topup/providers';
 import type { Provider } from '@topup/providers';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -15,8 +16,37 @@ export interface LiveProviderContext {
 
 export type LiveProviderFactory = (context: LiveProviderContext) => Provider;
 
+/** `{PUBLIC_BASE_URL}/providers/<provider>/<PROVIDER_WEBHOOK_TOKEN>`, where a provider's calls come. */
+export function webhookUrlOf(config: Config, provider: string): string {
+  if (config.publicBaseUrl === undefined || config.providerWebhookToken === undefined) {
+    throw new Error(
+      `Expected PUBLIC_BASE_URL and PROVIDER_WEBHOOK_TOKEN for ${provider}'s callbacks, received ${config.publicBaseUrl === undefined ? 'no PUBLIC_BASE_URL' : 'no PROVIDER_WEBHOOK_TOKEN'}.`,
+    );
+  }
+  return `${config.publicBaseUrl}/providers/${provider}/${config.providerWebhookToken}`;
+}
+
+function daraja({ config, store, logger }: LiveProviderContext): Provider {
+  const settings = config.daraja;
+  if (settings === undefined) throw new Error('Expected the DARAJA_* configuration, received none.');
+  logger.warn(
+    { provider: 'daraja', commandId: settings.b2bCommandId },
+    'agent float through Daraja B2B is experimental: Daraja documents no agent-float product; confirm the command with Safaricom',
+  );
+  return createDarajaProvider({
+    store,
+    endpoint: { baseUrl: settings.baseUrl, timeoutMs: config.providerTimeoutMs },
+    credentials: { consumerKey: settings.consumerKey, consumerSecret: settings.consumerSecret },
+    shortCode: settings.shortCode,
+    initiatorName: settings.initiatorName,
+    securityCredential: securityCredential(settings.initiatorPassword, settings.certificatePem),
+    b2bCommandId: settings.b2bCommandId,
+    webhookUrl: webhookUrlOf(config, 'daraja'),
+  });
+}
+
 /**
- * None yet: the M-Pesa (Daraja) and Africa's Talking adapters register here when they land, and until then
- * live mode refuses to start, naming the providers it lacks.
+ * M-Pesa through Daraja (agent float by B2B, experimental). The Africa's Talking adapter registers here
+ * when it lands; until then PROVIDERS naming it is refused at start.
  */
-export const liveProviders: ReadonlyMap<string, LiveProviderFactory> = new Map();
+export const liveProviders: ReadonlyMap<string, LiveProviderFactory> = new Map([['daraja', daraja]]);

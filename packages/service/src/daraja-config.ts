@@ -1,0 +1,149 @@
+// The variables live mode needs for providers that call back (PUBLIC_BASE_URL) and for M-Pesa through
+// Daraja (DARAJA_*). They are read with the rest of the configuration, so one start lists every problem;
+// each is required only when PROVIDERS names a provider that uses it. The initiator's certificate is read
+// at start, so a wrong path or a file that is no certificate stops the start rather than the first float.
+
+import { readFileSync } from 'node:fs';
+import { createPublicKey } from 'node:crypto';
+import { z } from 'zod';
+
+const loopbackHosts: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** `https`, or `http` on a loopback host only, so the service can run against the fakes on one machine. */
+const publicBaseUrl = z
+  .url({ protocol: /^https?$/, error: 'expected an https:// URL' })
+  .refine(
+    (text) => {
+      const url = new URL(text);
+      return url.protocol === 'https:' || loopbackHosts.has(url.hostname);
+    },
+    { error: 'expected https:// (http:// only for a loopback address such as http://127.0.0.1:8080)' },
+  )
+  .refine((text) => new URL(text).search === '' && new URL(text).hash === '', {
+    error: 'expected no query and no fragment: provider paths are added to it',
+  })
+  .transform((text) => text.replace(/\/+$/, ''));
+
+const b2bCommands = ['BusinessBuyGoods', 'BusinessPayBill', 'BusinessPayToBulk'] as const;
+
+/** The variables, as the configuration's schema takes them. */
+export const darajaEnvironment = {
+  PUBLIC_BASE_URL: publicBaseUrl.optional(),
+  DARAJA_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'expected an http:// or https:// URL' })
+    .default('https://api.safaricom.co.ke'),
+  DARAJA_CONSUMER_KEY: z.string().min(1).optional(),
+  DARAJA_CONSUMER_SECRET: z.string().min(1).optional(),
+  DARAJA_SHORTCODE: z
+    .string()
+    .regex(/^\d{5,7}$/, 'expected a short code of 5 to 7 digits')
+    .optional(),
+  DARAJA_INITIATOR_NAME: z.string().min(1).optional(),
+  DARAJA_INITIATOR_PASSWORD: z.string().min(1).optional(),
+  DARAJA_CERTIFICATE: z.string().min(1).optional(),
+  DARAJA_B2B_COMMAND_ID: z
+    .enum(b2bCommands, { error: `expected one of ${b2bCommands.join(', ')}` })
+    .default('BusinessBuyGoods'),
+};
+
+type DarajaEnvironment = z.infer<z.ZodObject<typeof darajaEnvironment>>;
+
+/** What the Daraja provider is configured with. */
+export interface DarajaConfig {
+  readonly baseUrl: string;
+  readonly consumerKey: string;
+  readonly consumerSecret: string;
+  readonly shortCode: string;
+  readonly initiatorName: string;
+  readonly initiatorPassword: string;
+  /** The certificate's PEM text, read from DARAJA_CERTIFICATE at start. */
+  readonly certificatePem: string;
+  readonly b2bCommandId: (typeof b2bCommands)[number];
+}
+
+const required = [
+  'DARAJA_CONSUMER_KEY',
+  'DARAJA_CONSUMER_SECRET',
+  'DARAJA_SHORTCODE',
+  'DARAJA_INITIATOR_NAME',
+  'DARAJA_INITIATOR_PASSWORD',
+  'DARAJA_CERTIFICATE',
+] as const;
+
+/** The certificate's text, or the problem with the file. */
+function certificateAt(path: string): { pem: string } | { problem: string } {
+  let pem: string;
+  try {
+    pem = readFileSync(path, 'utf8');
+  } catch (error) {
+    return {
+      problem: `expected a readable PEM file (${error instanceof Error ? error.message : String(error)})`,
+    };
+  }
+  try {
+    const key = createPublicKey(pem);
+    if (key.asymmetricKeyType !== 'rsa') return { problem: 'expected an RSA certificate' };
+  } catch {
+    return { problem: 'expected a PEM certificate, the file holds none' };
+  }
+  return { pem };
+}
+
+/**
+ * Adds a problem for each variable a provider named in PROVIDERS needs and lacks, and for a network Daraja
+ * cannot carry (it moves money; airtime is a carrier's).
+ */
+export function checkProviderVariables(
+  env: Partial<DarajaEnvironment> & { PROVIDER_WEBHOOK_TOKEN?: string | undefined },
+  providers: ReadonlyMap<string, string>,
+  ctx: z.core.$RefinementCtx,
+): void {
+  if (providers.size === 0) return;
+  const missing = (variable: string, why: string) => {
+    ctx.addIssue({ code: 'custom', path: [variable], message: `expected a value: ${why}` });
+  };
+  // Every live provider calls back: Daraja to each call's ResultURL, Africa's Talking to its dashboard URL.
+  if (env.PUBLIC_BASE_URL === undefined) missing('PUBLIC_BASE_URL', 'the address providers call back to');
+  if (env.PROVIDER_WEBHOOK_TOKEN === undefined) {
+    missing('PROVIDER_WEBHOOK_TOKEN', 'the secret path segment of the URLs providers call back to');
+  }
+  const darajaNetworks = [...providers]
+    .filter(([, provider]) => provider === 'daraja')
+    .map(([network]) => network);
+  if (darajaNetworks.length === 0) return;
+  for (const network of darajaNetworks.filter((token) => !token.startsWith('MoneyNet'))) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PROVIDERS'],
+      message: `expected daraja on money networks only (it moves money, a carrier delivers airtime), received ${network}=daraja`,
+    });
+  }
+  for (const variable of required.filter((name) => env[name] === undefined)) {
+    missing(variable, 'PROVIDERS names daraja');
+  }
+  if (env.DARAJA_CERTIFICATE === undefined) return;
+  const certificate = certificateAt(env.DARAJA_CERTIFICATE);
+  if ('problem' in certificate) {
+    ctx.addIssue({ code: 'custom', path: ['DARAJA_CERTIFICATE'], message: certificate.problem });
+  }
+}
+
+/** Daraja's configuration, when PROVIDERS names daraja; call once the variables have been checked. */
+export function darajaConfigOf(
+  env: DarajaEnvironment,
+  providers: ReadonlyMap<string, string>,
+): DarajaConfig | undefined {
+  if (![...providers.values()].includes('daraja') || env.DARAJA_CERTIFICATE === undefined) return undefined;
+  const certificate = certificateAt(env.DARAJA_CERTIFICATE);
+  if ('problem' in certificate) throw new Error(`DARAJA_CERTIFICATE: ${certificate.problem}`);
+  return {
+    baseUrl: env.DARAJA_BASE_URL,
+    consumerKey: env.DARAJA_CONSUMER_KEY ?? '',
+    consumerSecret: env.DARAJA_CONSUMER_SECRET ?? '',
+    shortCode: env.DARAJA_SHORTCODE ?? '',
+    initiatorName: env.DARAJA_INITIATOR_NAME ?? '',
+    initiatorPassword: env.DARAJA_INITIATOR_PASSWORD ?? '',
+    certificatePem: certificate.pem,
+    b2bCommandId: env.DARAJA_B2B_COMMAND_ID,
+  };
+}
