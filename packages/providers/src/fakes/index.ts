@@ -8,3 +8,13 @@ export { stkScriptFor } from './fake-stk-scripts.js';
 export type { StkDelivery, StkScript } from './fake-stk-scripts.js';
 export { b2bScriptFor } from './fake-b2b-scripts.js';
 export type { B2bScript } from './fake-b2b-scripts.js';
+export { startFakeAfricasTalking } from './fake-africastalking.js';
+export type {
+  FakeAfricasTalking,
+  FakeAfricasTalkingCallback,
+  FakeAfricasTalkingOptions,
+  FakeAfricasTalkingRequest,
+  FakeAirtimeDelivery,
+} from './fake-africastalking.js';
+export { airtimeScriptFor } from './fake-airtime-scripts.js';
+export type { AirtimeScript } from './fake-airtime-scripts.js';
