@@ -71,14 +71,25 @@ describe('readAirtimeSendAnswer', () => {
     expect(readAirtimeSendAnswer(502, '<html><body>Bad Gateway</body></html>')).toEqual({
       ok: false,
       problem: 'HTTP 502 with a body that is not JSON: "<html><body>Bad Gateway</body></html>"',
-    });
-    expect(readAirtimeSendAnswer(401, '{"errorMessage":"The supplied authentication is invalid"}')).toEqual({
-      ok: false,
-      problem: 'HTTP 401: The supplied authentication is invalid',
+      nothingSent: false,
     });
     expect(readAirtimeSendAnswer(201, '{"errorMessage":"None","responses":[]}')).toEqual({
       ok: false,
       problem: 'HTTP 201: None',
+      nothingSent: true,
+    });
+  });
+
+  it('reads Africa’s Talking’s plain-text refusal of the credentials as a request that sent nothing', () => {
+    expect(readAirtimeSendAnswer(401, 'The supplied authentication is invalid')).toEqual({
+      ok: false,
+      problem: 'HTTP 401: The supplied authentication is invalid',
+      nothingSent: true,
+    });
+    expect(readAirtimeSendAnswer(400, '{"errorMessage":"Invalid recipients"}')).toEqual({
+      ok: false,
+      problem: 'HTTP 400: Invalid recipients',
+      nothingSent: true,
     });
   });
 });

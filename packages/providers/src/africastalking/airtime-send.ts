@@ -56,6 +56,24 @@ export type AirtimeRecipientStatus =
   | { readonly kind: 'refused'; readonly reason: string; readonly phoneNumber: string };
 
 /**
+ * A send's answer that names no recipient: what was wrong, and whether Africa's Talking refused the
+ * request as a whole (a 4xx, such as the plain-text 401 of a wrong apiKey or username), so that nothing
+ * was sent, or answered something else (a gateway's error page, a 5xx), after which it is unknown.
+ *
+ * @example
+ * ```ts
+ * import type { AirtimeSendProblem } from '@topup/providers';
+ *
+ * const refused: AirtimeSendProblem = { ok: false, problem: 'HTTP 401: The supplied authentication is invalid', nothingSent: true };
+ * ```
+ */
+export interface AirtimeSendProblem {
+  readonly ok: false;
+  readonly problem: string;
+  readonly nothingSent: boolean;
+}
+
+/**
  * Reads a send's answer (its HTTP status and body): each recipient's status, or what was wrong with it.
  * Never throws; an HTML page or a body without recipients is a problem, not a refusal.
  *
@@ -70,13 +88,18 @@ export type AirtimeRecipientStatus =
 export function readAirtimeSendAnswer(
   status: number,
   text: string,
-): { ok: true; recipients: AirtimeRecipientStatus[] } | { ok: false; problem: string } {
+): { ok: true; recipients: AirtimeRecipientStatus[] } | AirtimeSendProblem {
+  const nothingSent = status >= 400 && status < 500;
   const body = objectOf(parsedJson(text));
   if (body === undefined) {
     const shown = text.trim().slice(0, 80).replace(/\s+/g, ' ');
+    // Africa's Talking answers its own refusals (a wrong apiKey or username) in plain text.
     return {
       ok: false,
-      problem: `HTTP ${String(status)} with a body that is not JSON: ${JSON.stringify(shown)}`,
+      problem: nothingSent
+        ? `HTTP ${String(status)}: ${shown}`
+        : `HTTP ${String(status)} with a body that is not JSON: ${JSON.stringify(shown)}`,
+      nothingSent,
     };
   }
   const responses = listOf(body['responses']);
@@ -85,6 +108,7 @@ export function readAirtimeSendAnswer(
     return {
       ok: false,
       problem: `HTTP ${String(status)}: ${message === '' ? 'no recipients in the answer' : message}`,
+      nothingSent: nothingSent || status === 201,
     };
   }
   const recipients = responses.map((response): AirtimeRecipientStatus => {

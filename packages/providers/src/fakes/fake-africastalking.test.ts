@@ -169,6 +169,7 @@ describe('the fake Africa’s Talking', () => {
       contentType: 'application/json',
       status: { requestId, delivered: true, phoneNumber: '+254711082300', description: 'Success' },
     });
+    await until(() => fake.callbacks.some((sent) => sent.body.includes(requestId)));
     const posted = fake.callbacks.find((sent) => sent.body.includes(requestId));
     expect(posted?.status).toBe(200);
     expect(parsed(posted?.body ?? '')).toEqual({
@@ -210,6 +211,8 @@ describe('the fake Africa’s Talking', () => {
       contentType: 'application/x-www-form-urlencoded',
       status: { requestId, delivered: true, phoneNumber: '+254711082302', description: 'Success' },
     });
+    // The fake records a callback once its POST is answered, a moment after the receiver has it.
+    await until(() => formFake.callbacks.some((sent) => sent.body.includes(requestId)));
     const posted = formFake.callbacks.find((sent) => sent.body.includes(requestId));
     expect(Object.fromEntries(new URLSearchParams(posted?.body ?? ''))).toEqual({
       requestId,
@@ -340,7 +343,8 @@ describe('the fake Africa’s Talking', () => {
     expect(wrongKey.text).toBe('The supplied authentication is invalid');
     expect(wrongKey.read).toEqual({
       ok: false,
-      problem: 'HTTP 401 with a body that is not JSON: "The supplied authentication is invalid"',
+      problem: 'HTTP 401: The supplied authentication is invalid',
+      nothingSent: true,
     });
     const wrongUser = airtimeSendRequest({
       ...account,
@@ -447,7 +451,7 @@ describe('the fake Africa’s Talking', () => {
       totalDiscount: '0',
       responses: [],
     });
-    expect(read).toEqual({ ok: false, problem: `HTTP 400: ${problem}` });
+    expect(read).toEqual({ ok: false, problem: `HTTP 400: ${problem}`, nothingSent: true });
     expect(fake.deliveries).toHaveLength(before);
   });
 
