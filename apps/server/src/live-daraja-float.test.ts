@@ -13,13 +13,34 @@ import { eventually } from './testing/eventually.js';
 import { freePort } from './testing/free-port.js';
 import { startTestService, type TestService } from './testing/test-service.js';
 import { openTestStores } from './testing/test-stores.js';
-import { envelopeOf } from './testing/wire.js';
+import { envelopeOf, xmlBody } from './testing/wire.js';
 
 const certificate = fileURLToPath(
   new URL('../../../packages/providers/src/fakes/fixtures/fake-daraja-certificate.pem', import.meta.url),
 );
 const app = { consumerKey: 'topup-key', consumerSecret: 'topup-secret', shortCode: '600992', passkey: 'pk' };
 const initiator = { initiatorName: 'topupapi', initiatorPassword: 'Initiator#2026' };
+
+/** The environment of a service in live mode whose Daraja is at `darajaUrl`. */
+function liveEnvironment(port: number, darajaUrl: string): Record<string, string> {
+  return {
+    PORT: String(port),
+    TOPUP_MODE: 'live',
+    PROVIDERS: 'MoneyNetA=daraja',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${String(port)}`,
+    PROVIDER_WEBHOOK_TOKEN: 'wh_live_daraja_0123456789abcdef0123',
+    PROVIDER_QUERY_AFTER_SECONDS: '1',
+    DARAJA_BASE_URL: darajaUrl,
+    DARAJA_CONSUMER_KEY: app.consumerKey,
+    DARAJA_CONSUMER_SECRET: app.consumerSecret,
+    DARAJA_SHORTCODE: app.shortCode,
+    DARAJA_INITIATOR_NAME: initiator.initiatorName,
+    DARAJA_INITIATOR_PASSWORD: initiator.initiatorPassword,
+    DARAJA_CERTIFICATE: certificate,
+    RATE_LIMIT_PER_SECOND: '1000',
+    RATE_LIMIT_BURST: '1000',
+  };
+}
 
 function float(storeNumber: string) {
   return {
@@ -43,23 +64,7 @@ describe.each(openTestStores())('agent float through Daraja B2B in live mode, on
     service = await startTestService(store, {
       worker: true,
       workerSettings: { pollIntervalMs: 50, resultPollIntervalMs: 50 },
-      env: {
-        PORT: String(port),
-        TOPUP_MODE: 'live',
-        PROVIDERS: 'MoneyNetA=daraja',
-        PUBLIC_BASE_URL: `http://127.0.0.1:${String(port)}`,
-        PROVIDER_WEBHOOK_TOKEN: 'wh_live_daraja_0123456789abcdef0123',
-        PROVIDER_QUERY_AFTER_SECONDS: '1',
-        DARAJA_BASE_URL: fake.url,
-        DARAJA_CONSUMER_KEY: app.consumerKey,
-        DARAJA_CONSUMER_SECRET: app.consumerSecret,
-        DARAJA_SHORTCODE: app.shortCode,
-        DARAJA_INITIATOR_NAME: initiator.initiatorName,
-        DARAJA_INITIATOR_PASSWORD: initiator.initiatorPassword,
-        DARAJA_CERTIFICATE: certificate,
-        RATE_LIMIT_PER_SECOND: '1000',
-        RATE_LIMIT_BURST: '1000',
-      },
+      env: liveEnvironment(port, fake.url),
     });
   }, 60_000);
   afterAll(async () => {
@@ -160,4 +165,50 @@ describe.each(openTestStores())('agent float through Daraja B2B in live mode, on
     expect(envelope.status.code).toBe('0000');
     expect((await settled(account.id, reference)).state).toBe('completed');
   });
+
+  it('takes the float in XML as in JSON, and answers in XML', async () => {
+    const { account, token } = await caller();
+    const response = await service.call('send_agent_float', {
+      token,
+      body: xmlBody(float('400400')),
+      headers: { 'Content-Type': 'text/xml', Accept: 'text/xml' },
+    });
+    expect(response.headers.get('content-type')).toMatch(/xml/);
+    const text = await response.text();
+    expect(text).toContain('<code>0000</code>');
+    const reference = /<reference>(TX[A-Z0-9]+)<\/reference>/.exec(text)?.[1] ?? '';
+    expect((await settled(account.id, reference)).state).toBe('completed');
+  });
 });
+
+describe.each(openTestStores())(
+  'agent float in live mode while Daraja cannot be reached, on $name',
+  (stores) => {
+    it('answers 9000, gives the float back and frees the Idempotency-Key, since nothing was sent', async () => {
+      const store = await stores.open();
+      // Nothing listens on this port: every call to Daraja is refused before it is sent.
+      const [port, closedPort] = [await freePort(), await freePort()];
+      const service = await startTestService(store, {
+        env: liveEnvironment(port, `http://127.0.0.1:${String(closedPort)}`),
+      });
+      try {
+        const { account, token } = await service.createCaller({ float: 1_000_000n });
+        const headers = { 'Idempotency-Key': 'float-unreachable' };
+        const response = await service.call('send_agent_float', { token, json: float('400400'), headers });
+        const envelope = await envelopeOf(response);
+        expect(envelope.status.code).toBe('9000');
+        expect(envelope.data.errors).toEqual(['M-Pesa did not take the transaction']);
+        expect(await service.ledger.balance(account.id, 'float')).toMatchObject({
+          availableMinor: 1_000_000n,
+          pendingMinor: 0n,
+        });
+        const retry = await service.call('send_agent_float', { token, json: float('400400'), headers });
+        expect(retry.headers.get('idempotency-replayed')).toBeNull();
+        expect((await service.ledger.verify()).ok).toBe(true);
+      } finally {
+        await service.stop();
+        await stores.close(store);
+      }
+    });
+  },
+);
