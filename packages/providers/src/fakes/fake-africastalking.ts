@@ -16,6 +16,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { objectOf, parsedJson, textOf } from '../tolerant-json.js';
 import { airtimeScriptFor, type AirtimeScript } from './fake-airtime-scripts.js';
+import { createFakeTimers } from './fake-timers.js';
 
 /**
  * The account the fake answers as, where its status callbacks go, and how quickly recipients end.
@@ -226,14 +227,8 @@ export async function startFakeAfricasTalking(
   const answered = new Map<string, { readonly status: number; readonly body: unknown }>();
   /** When each number and amount was last Sent, for the duplicate guard. */
   const lastSent = new Map<string, number>();
-  const timers = new Set<NodeJS.Timeout>();
-  const later = (ms: number, action: () => Promise<void>) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      void action();
-    }, ms);
-    timers.add(timer);
-  };
+  const timers = createFakeTimers();
+  const { later } = timers;
 
   const callbackBody = (delivery: Delivery): string => {
     const fields = {
@@ -436,7 +431,6 @@ export async function startFakeAfricasTalking(
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
-        for (const timer of timers) clearTimeout(timer);
         timers.clear();
         server.close((error) => {
           if (error === undefined) resolve();

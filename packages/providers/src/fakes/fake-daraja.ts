@@ -25,6 +25,7 @@ import { objectOf, textOf } from '../tolerant-json.js';
 import { b2bScriptFor, type B2bScript } from './fake-b2b-scripts.js';
 import { stkScriptFor, type StkScript } from './fake-stk-scripts.js';
 import { passwordInCredential } from './security-credential-check.js';
+import { createFakeTimers } from './fake-timers.js';
 
 /**
  * The app, short code and initiator the fake answers as, and how quickly things end.
@@ -457,14 +458,8 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
   const payments = new Map<string, B2bPayment>();
   const paymentsByOriginator = new Map<string, B2bPayment>();
   const callbacks: { url: string; body: unknown; status: number }[] = [];
-  const timers = new Set<NodeJS.Timeout>();
-  const later = (ms: number, action: () => Promise<void>) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      void action();
-    }, ms);
-    timers.add(timer);
-  };
+  const timers = createFakeTimers();
+  const { later } = timers;
   const post = async (url: string, body: unknown) => {
     let status = 0;
     try {
@@ -689,7 +684,7 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
-        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
         server.close((error) => {
           if (error === undefined) resolve();
           else reject(error);
