@@ -21,9 +21,17 @@ const certificate = fileURLToPath(
 const app = { consumerKey: 'topup-key', consumerSecret: 'topup-secret', shortCode: '600992', passkey: 'pk' };
 const initiator = { initiatorName: 'topupapi', initiatorPassword: 'Initiator#2026' };
 
-/** The environment of a service in live mode whose Daraja is at `darajaUrl`. */
-function liveEnvironment(port: number, darajaUrl: string): Record<string, string> {
+/**
+ * The environment of a service in live mode whose Daraja is at `darajaUrl`; Daraja's callbacks come from
+ * loopback here, not from Safaricom's addresses.
+ */
+function liveEnvironment(
+  port: number,
+  darajaUrl: string,
+  allowedSources = '127.0.0.1',
+): Record<string, string> {
   return {
+    DARAJA_ALLOWED_SOURCES: allowedSources,
     PORT: String(port),
     TOPUP_MODE: 'live',
     PROVIDERS: 'MoneyNetA=daraja',
@@ -207,6 +215,44 @@ describe.each(openTestStores())(
         expect((await service.ledger.verify()).ok).toBe(true);
       } finally {
         await service.stop();
+        await stores.close(store);
+      }
+    });
+
+    it('refuses Daraja’s routes to a caller outside Safaricom’s addresses by default, and takes them with any', async () => {
+      const store = await stores.open();
+      const [port, darajaPort] = [await freePort(), await freePort()];
+      const env = { ...liveEnvironment(port, `http://127.0.0.1:${String(darajaPort)}`) };
+      delete env['DARAJA_ALLOWED_SOURCES'];
+      const service = await startTestService(store, { env });
+      const result = () =>
+        fetch(`${service.url}/providers/daraja/${env['PROVIDER_WEBHOOK_TOKEN'] ?? ''}/result`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{"Result":{}}',
+        });
+      try {
+        expect(service.config.providerSources.get('daraja')).toContain('196.201.214.200');
+        expect((await result()).status).toBe(403);
+      } finally {
+        await service.stop();
+      }
+      const open = await startTestService(store, {
+        env: liveEnvironment(port, `http://127.0.0.1:${String(darajaPort)}`, 'any'),
+      });
+      try {
+        const answer = await fetch(
+          `${open.url}/providers/daraja/${env['PROVIDER_WEBHOOK_TOKEN'] ?? ''}/result`,
+          {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: '{"Result":{}}',
+          },
+        );
+        // Read and kept as garbled: it came through.
+        expect(answer.status).toBe(400);
+      } finally {
+        await open.stop();
         await stores.close(store);
       }
     });

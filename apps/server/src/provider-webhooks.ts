@@ -1,7 +1,8 @@
 // The routes providers push results to: `POST /providers/<provider>/<PROVIDER_WEBHOOK_TOKEN>/<event>`. The
 // secret path segment authenticates the caller (compared in constant time; a wrong one, an unknown provider
-// or no token configured all answer a plain 404, so the route reveals nothing), and
-// PROVIDER_WEBHOOK_SOURCES, when set, narrows who may call to those addresses, read through TRUST_PROXY.
+// or no token configured all answer a plain 404, so the route reveals nothing), and a provider's own list
+// (DARAJA_ALLOWED_SOURCES) or else PROVIDER_WEBHOOK_SOURCES, when set, narrows who may call to those
+// addresses, read through TRUST_PROXY.
 // The call is stored in the providers' inbox before it is answered, once per provider event id, and
 // answered in the form its provider expects; the worker applies it. A call that cannot be read is stored
 // too, for inspection; nothing in a body can make this route throw.
@@ -60,7 +61,10 @@ export function providerWebhooks(deps: ProviderWebhookDependencies): Middleware<
   const { config, store, providers } = deps;
   const token = config.providerWebhookToken;
   const expected = token === undefined ? undefined : digest(token);
-  const allowed = allowListOf(config.providerWebhookSources);
+  const allowedByDefault = allowListOf(config.providerWebhookSources);
+  const allowedFor = new Map(
+    [...config.providerSources].map(([name, sources]) => [name, allowListOf(sources)]),
+  );
   return async (ctx, next) => {
     const match = route.exec(ctx.path);
     if (match === null) {
@@ -87,6 +91,7 @@ export function providerWebhooks(deps: ProviderWebhookDependencies): Middleware<
       return;
     }
     const address = ctx.ip.replace(/^::ffff:/, '');
+    const allowed = allowedFor.get(name) ?? allowedByDefault;
     if (allowed !== undefined && !allowed.check(address, address.includes(':') ? 'ipv6' : 'ipv4')) {
       ctx.state.log.warn({ provider: name, address }, 'provider webhook refused: source not allowed');
       plain(ctx, 403, 'forbidden');

@@ -34,6 +34,8 @@ const environment = {
   DARAJA_INITIATOR_NAME: app.initiatorName,
   DARAJA_INITIATOR_PASSWORD: app.initiatorPassword,
   DARAJA_CERTIFICATE: certificate,
+  // The fake calls back from this machine, not from Safaricom's addresses.
+  DARAJA_ALLOWED_SOURCES: '127.0.0.1',
 };
 process.stdout.write(
   `The fake Daraja listens on ${daraja.url}. In another shell, run the service against it:\n\n` +

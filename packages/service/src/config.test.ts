@@ -281,6 +281,15 @@ describe('the configuration of live providers', () => {
       b2bCommandId: 'BusinessBuyGoods',
     });
     expect(config.daraja?.certificatePem).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    expect(config.daraja?.allowedSources).toHaveLength(12);
+    expect(config.providerSources.get('daraja')).toContain('196.201.214.200');
+    expect(loadConfig({ ...daraja, DARAJA_ALLOWED_SOURCES: 'any' }).providerSources.size).toBe(0);
+    expect(
+      loadConfig({ ...daraja, DARAJA_ALLOWED_SOURCES: '127.0.0.1, 10.0.0.0/8' }).daraja?.allowedSources,
+    ).toEqual(['127.0.0.1', '10.0.0.0/8']);
+    expect(problemsOf({ ...daraja, DARAJA_ALLOWED_SOURCES: 'safaricom' })[0]).toMatch(
+      /^DARAJA_ALLOWED_SOURCES: /,
+    );
     expect(loadConfig({ ...daraja, DARAJA_B2B_COMMAND_ID: 'BusinessPayBill' }).daraja?.b2bCommandId).toBe(
       'BusinessPayBill',
     );

@@ -1,7 +1,6 @@
 // Service configuration from environment variables, validated once at start. Each bad value is reported
 // with the variable's name, what was expected and what was received.
 
-import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import type { OpenStoreOptions } from '@topup/ledger';
 import { z } from 'zod';
@@ -13,6 +12,7 @@ import {
   type DarajaConfig,
 } from './daraja-config.js';
 import { providerMap } from './provider-map.js';
+import { sourceList } from './source-ranges.js';
 
 const integer = (min: number, max: number) => {
   const error = `expected a whole number from ${min} to ${max}`;
@@ -55,32 +55,6 @@ const trustedProxies = z
 const flag = z
   .enum(['true', 'false'], { error: 'expected true or false' })
   .transform((text) => text === 'true');
-
-// Addresses or CIDR ranges, comma-separated: who may call the provider webhook routes.
-const sourceList = z
-  .string()
-  .transform((text) =>
-    text
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== ''),
-  )
-  .refine((entries) => entries.every((entry) => sourceRange(entry) !== undefined), {
-    error: 'expected IP addresses or CIDR ranges, comma-separated (e.g. 196.201.214.0/24,2001:db8::/32)',
-  });
-
-/** An address or CIDR range as `net.BlockList` takes it, or undefined when it is neither. */
-export function sourceRange(
-  entry: string,
-): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | undefined {
-  const [address = '', prefixText] = entry.split('/');
-  const version = isIP(address);
-  if (version === 0) return undefined;
-  const max = version === 4 ? 32 : 128;
-  const prefix = prefixText === undefined ? max : Number(prefixText);
-  if (!/^\d{1,3}$/.test(prefixText ?? String(max)) || prefix > max) return undefined;
-  return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
-}
 
 const environmentSchema = z.object({
   PORT: integer(0, 65_535).default(8080),
@@ -268,6 +242,11 @@ export interface Config {
   readonly publicBaseUrl: string | undefined;
   /** M-Pesa through Daraja, when PROVIDERS names daraja. */
   readonly daraja: DarajaConfig | undefined;
+  /**
+   * A provider's own list of who may call its webhook routes (DARAJA_ALLOWED_SOURCES), used for its routes
+   * instead of `providerWebhookSources`.
+   */
+  readonly providerSources: ReadonlyMap<string, readonly string[]>;
   /** A transaction with no result this long after it was made is asked about, then again with backoff. */
   readonly providerQueryAfterSeconds: number;
   /** How long past the transaction timeout a leg may stay unsettled before it waits for an operator. */
@@ -341,6 +320,7 @@ export function loadConfig(
   );
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => describe(present, issue)));
   const env = parsed.data;
+  const daraja = env.TOPUP_MODE === 'live' ? darajaConfigOf(env, env.PROVIDERS ?? new Map()) : undefined;
   return {
     port: env.PORT,
     host: env.HOST,
@@ -366,7 +346,10 @@ export function loadConfig(
     providerWebhookSources: env.PROVIDER_WEBHOOK_SOURCES ?? [],
     providers: env.PROVIDERS ?? new Map(),
     publicBaseUrl: env.PUBLIC_BASE_URL,
-    daraja: env.TOPUP_MODE === 'live' ? darajaConfigOf(env, env.PROVIDERS ?? new Map()) : undefined,
+    daraja,
+    providerSources: new Map(
+      daraja === undefined || daraja.allowedSources.length === 0 ? [] : [['daraja', daraja.allowedSources]],
+    ),
     providerQueryAfterSeconds: env.PROVIDER_QUERY_AFTER_SECONDS,
     reconciliationWindowSeconds: env.RECONCILIATION_WINDOW_SECONDS,
     callbackRetryScheduleSeconds: env.CALLBACK_RETRY_SCHEDULE,

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createPublicKey } from 'node:crypto';
 import { z } from 'zod';
+import { sourceList } from './source-ranges.js';
 
 const loopbackHosts: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -26,6 +27,17 @@ const publicBaseUrl = z
 
 const b2bCommands = ['BusinessBuyGoods', 'BusinessPayBill', 'BusinessPayToBulk'] as const;
 
+/**
+ * The addresses Safaricom says its callbacks come from (its getting-started page, as the SDKs cite it).
+ * Daraja signs nothing, so where a call comes from is the check it allows besides the secret path.
+ */
+const safaricomSources =
+  '196.201.214.200,196.201.214.206,196.201.214.207,196.201.214.208,196.201.213.114,196.201.213.44,' +
+  '196.201.212.127,196.201.212.129,196.201.212.136,196.201.212.138,196.201.212.74,196.201.212.69';
+
+/** `any` switches the list off (Daraja's routes then take PROVIDER_WEBHOOK_SOURCES, if set). */
+const allowedSources = z.union([z.literal('any').transform((): string[] => []), sourceList]);
+
 /** The variables, as the configuration's schema takes them. */
 export const darajaEnvironment = {
   PUBLIC_BASE_URL: publicBaseUrl.optional(),
@@ -41,6 +53,7 @@ export const darajaEnvironment = {
   DARAJA_INITIATOR_NAME: z.string().min(1).optional(),
   DARAJA_INITIATOR_PASSWORD: z.string().min(1).optional(),
   DARAJA_CERTIFICATE: z.string().min(1).optional(),
+  DARAJA_ALLOWED_SOURCES: allowedSources.default(allowedSources.parse(safaricomSources)),
   DARAJA_B2B_COMMAND_ID: z
     .enum(b2bCommands, { error: `expected one of ${b2bCommands.join(', ')}` })
     .default('BusinessBuyGoods'),
@@ -59,6 +72,8 @@ export interface DarajaConfig {
   /** The certificate's PEM text, read from DARAJA_CERTIFICATE at start. */
   readonly certificatePem: string;
   readonly b2bCommandId: (typeof b2bCommands)[number];
+  /** Who may call Daraja's webhook routes; empty: the routes take PROVIDER_WEBHOOK_SOURCES. */
+  readonly allowedSources: readonly string[];
 }
 
 const required = [
@@ -145,5 +160,6 @@ export function darajaConfigOf(
     initiatorPassword: env.DARAJA_INITIATOR_PASSWORD ?? '',
     certificatePem: certificate.pem,
     b2bCommandId: env.DARAJA_B2B_COMMAND_ID,
+    allowedSources: env.DARAJA_ALLOWED_SOURCES,
   };
 }

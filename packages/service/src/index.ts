@@ -2,7 +2,8 @@
 // metrics, the core (store, ledger, providers) they open, the worker's settings, where callbacks may go,
 // and the graceful stop.
 
-export { ConfigError, loadConfig, serviceStoreOptionsOf, sourceRange, storeOptionsOf } from './config.js';
+export { ConfigError, loadConfig, serviceStoreOptionsOf, storeOptionsOf } from './config.js';
+export { sourceRange } from './source-ranges.js';
 export type { Config, LoadConfigOptions } from './config.js';
 export { liveProviders } from './live-providers.js';
 export type { LiveProviderContext, LiveProviderFactory } from './live-providers.js';
