@@ -12,4 +12,4 @@ export type {
   ResolvedAddress,
 } from './callback-url-policy.js';
 export { STANDARD_WEBHOOKS_RETRY_SCHEDULE_SECONDS } from './delivery/retry-schedule.js';
-export { submitWithin } from './submit-within.js';
+export { holdUnknownSubmission, submitWithin } from './submit-within.js';

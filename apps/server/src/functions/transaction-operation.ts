@@ -17,7 +17,7 @@ import type {
   TransactionRecord,
 } from '@topup/ledger';
 import { unservedNetwork } from '@topup/providers';
-import { submitWithin } from '@topup/worker';
+import { holdUnknownSubmission, submitWithin } from '@topup/worker';
 import type { Logger } from 'pino';
 import { ApiFailure } from '../api-failure.js';
 import { encodeReply } from '../reply.js';
@@ -161,7 +161,7 @@ async function resolveSubmission<I>(
     throw new Error(`Expected a provider for ${transaction.network}, found none.`);
   }
   const submitted = await submitWithin(provider, transaction, deps.config.providerTimeoutMs);
-  if (submitted.kind === 'unavailable' && submitted.taken !== false && !provider.idempotentSubmissions) {
+  if (submitted.kind === 'unknown') {
     // The provider may have taken it and cannot be sent it again: cancelling would refund money it may be
     // moving. It stays requested, its leg unknown, for the query path and then an operator to settle.
     log.error(
@@ -172,13 +172,12 @@ async function resolveSubmission<I>(
       },
       'a submission’s outcome is unknown; the transaction stays requested for reconciliation',
     );
-    await deps.ledger.markSubmitted(transaction.reference);
-    await deps.ledger.noteUnsettledLeg(transaction.reference, {
-      state: 'unknown',
-      provider: provider.name,
-      nextQueryAt: new Date(Date.now() + deps.config.providerQueryAfterSeconds * 1000),
-      review: false,
-    });
+    await holdUnknownSubmission(
+      deps.ledger,
+      transaction.reference,
+      provider.name,
+      new Date(Date.now() + deps.config.providerQueryAfterSeconds * 1000),
+    );
     return { envelope: successEnvelope(operation, transaction, channel, account), httpStatus: 200 };
   }
   if (submitted.kind === 'accepted') {

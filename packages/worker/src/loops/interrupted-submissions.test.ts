@@ -14,7 +14,11 @@ type Stuck = Awaited<ReturnType<Ledger['listUnsubmitted']>>[number];
 const noQueue = () => Promise.resolve({ pending: 0, oldestPendingAgeSeconds: 0 });
 
 /** One round over interrupted submission TX1, its provider idempotent or not and answering as given. */
-function harness(idempotent: boolean, status: () => Promise<ProviderStatus>) {
+function harness(
+  idempotent: boolean,
+  status: () => Promise<ProviderStatus>,
+  submitted: () => Promise<SubmitResult> = () => Promise.resolve({ kind: 'accepted' }),
+) {
   const calls: string[] = [];
   const done = () => Promise.resolve({ kind: 'not_found' } as Awaited<ReturnType<Ledger['cancel']>>);
   const deps: InterruptedSubmissionsDependencies = {
@@ -42,7 +46,7 @@ function harness(idempotent: boolean, status: () => Promise<ProviderStatus>) {
       idempotentSubmissions: idempotent,
       submit: () => {
         calls.push('submit');
-        return Promise.resolve<SubmitResult>({ kind: 'accepted' });
+        return submitted();
       },
       query: () => {
         calls.push('query');
@@ -90,6 +94,16 @@ describe('resumeInterruptedSubmissions', () => {
     );
     await resumeInterruptedSubmissions(done.deps);
     expect(done.calls).toEqual(['query', 'complete TX1 N-1', 'ack r1']);
+  });
+
+  it('never cancels what such a provider may have taken when it fails after being asked: the leg is noted', async () => {
+    const { deps, calls } = harness(
+      false,
+      () => Promise.resolve({ kind: 'not_found' }),
+      () => Promise.reject(new Error('socket hang up')),
+    );
+    await resumeInterruptedSubmissions(deps);
+    expect(calls).toEqual(['query', 'submit', 'marked TX1', 'noted TX1 unknown']);
   });
 
   it('never sends blindly to such a provider when it cannot be asked: the leg is noted instead', async () => {

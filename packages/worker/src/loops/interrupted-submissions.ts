@@ -10,7 +10,7 @@ import type { Ledger, TransactionRecord } from '@topup/ledger';
 import type { Logger } from 'pino';
 import type { Provider, ProviderRoutes, ProviderStatus } from '@topup/providers';
 import { answerWithin, late } from '../answer-within.js';
-import { submitWithin } from '../submit-within.js';
+import { holdUnknownSubmission, submitWithin } from '../submit-within.js';
 import type { WorkerMetrics } from '../worker-metrics.js';
 import type { RoundResult } from './poll-loop.js';
 import { applyProviderResult } from './provider-results.js';
@@ -108,6 +108,18 @@ async function resume(
     logger.info(
       { reference, reason: answer.reason },
       'interrupted submission refused by the provider; cancelled',
+    );
+  } else if (answer.kind === 'unknown') {
+    // Asked first and not found, then silent: it may have taken it now, and cannot be sent it again.
+    await holdUnknownSubmission(
+      ledger,
+      reference,
+      provider.name,
+      new Date(deps.now().getTime() + deps.interruptedAfterMs),
+    );
+    logger.warn(
+      { reference, ...(answer.detail === undefined ? {} : { providerError: answer.detail }) },
+      'interrupted submission: its outcome is unknown; left requested for reconciliation',
     );
   } else {
     await ledger.cancel(reference, { reason: answer.reason, provider: provider.name });
