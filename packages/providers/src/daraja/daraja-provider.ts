@@ -10,7 +10,7 @@ import type { Store, TransactionRecord } from '@topup/ledger';
 import type { Provider, ProviderStatus, SubmitResult } from '../provider.js';
 import { providerTablesReady } from '../provider-migrations.js';
 import { createSharedAccessToken } from '../shared-access-token.js';
-import { recordSubmissionId, submissionIdOf } from '../submission-ids.js';
+import { recordSubmissionId, submissionIdOf, type SubmissionId } from '../submission-ids.js';
 import { callDaraja, issueDarajaToken, type DarajaAnswer, type DarajaEndpoint } from './daraja-client.js';
 import { b2bPaymentRequest, transactionStatusRequest, type DarajaInitiator } from './initiator-requests.js';
 import { darajaWebhooks } from './daraja-webhooks.js';
@@ -115,6 +115,23 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
     resultUrl: `${options.webhookUrl}/result`,
     queueTimeoutUrl: `${options.webhookUrl}/timeout`,
   };
+  /** Records the ids of an acknowledged call, which its Result will name. */
+  const remember = (
+    ids: { conversationId: string; originatorConversationId: string },
+    reference: string,
+    purpose: SubmissionId['purpose'],
+  ) =>
+    recordSubmissionId(
+      store,
+      {
+        provider: name,
+        providerId: ids.conversationId,
+        reference,
+        purpose,
+        otherId: ids.originatorConversationId,
+      },
+      now(),
+    );
 
   return {
     name,
@@ -142,17 +159,7 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
       await providerTablesReady(store);
       const answer = acknowledged(await callDaraja(endpoint, tokens, '/mpesa/b2b/v1/paymentrequest', body));
       if ('kind' in answer) return answer;
-      await recordSubmissionId(
-        store,
-        {
-          provider: name,
-          providerId: answer.conversationId,
-          reference,
-          purpose: 'submission',
-          otherId: answer.originatorConversationId,
-        },
-        now(),
-      );
+      await remember(answer, reference, 'submission');
       return { kind: 'accepted' };
     },
 
@@ -180,17 +187,7 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
           `Daraja did not take a status query about ${reference}: ${answer.kind === 'refused' ? answer.providerCode : answer.reason}.`,
         );
       }
-      await recordSubmissionId(
-        store,
-        {
-          provider: name,
-          providerId: answer.conversationId,
-          reference,
-          purpose: 'status',
-          otherId: answer.originatorConversationId,
-        },
-        now(),
-      );
+      await remember(answer, reference, 'status');
       return { kind: 'pending' };
     },
   };
