@@ -30,7 +30,7 @@ import {
   type ChannelName,
 } from './ledger-accounts.js';
 import { LedgerError } from './ledger-error.js';
-import type { RequestOutcome, ResolveOutcome, StoredResponse } from './outcomes.js';
+import type { LegSettlement, RequestOutcome, ResolveOutcome, StoredResponse } from './outcomes.js';
 import { applyRequestBatch } from './request-batch.js';
 import {
   listRequested,
@@ -59,6 +59,13 @@ import {
   type UnsettledLeg,
 } from './transaction-legs.js';
 import { applyTransfers } from './transfers.js';
+import {
+  listPurchasesUnderWay,
+  NOT_DELIVERED_REFUNDED,
+  noteLegStep,
+  type LegStep,
+  type PurchaseUnderWay,
+} from './purchase-chain-legs.js';
 import { listUnappliedResolutions, type UnappliedResolution } from './unapplied-resolutions.js';
 import { verifyLedger, type VerifyReport } from './verify.js';
 
@@ -259,17 +266,28 @@ export interface Ledger {
    * when there was nothing to note (the transaction is resolved, or its leg has ended).
    */
   noteUnsettledLeg(reference: string, leg: UnsettledLeg): Promise<boolean>;
+  /**
+   * Notes a step of one leg of still-requested transaction `reference` (a purchase's payment succeeded, its
+   * delivery handed to the carrier, failed, or its refund under way). Returns false when there was nothing
+   * to note: the transaction is resolved, or the leg has ended.
+   */
+  noteLeg(reference: string, step: LegStep): Promise<boolean>;
+  /** Purchases whose payment succeeded with a step of their chain due, oldest first (default at most 100). */
+  purchasesUnderWay(limit?: number): Promise<PurchaseUnderWay[]>;
   /** Legs waiting for an operator's review, longest waiting first (default at most 100). */
   legsForReview(limit?: number): Promise<TransactionLeg[]>;
   /**
-   * Settles a leg waiting for review as the operator `by` established it with the provider: `succeeded`
-   * completes its transaction, `failed` cancels it (nothing was collected). The leg records who settled
-   * it, in the database transaction of the resolution. `leg_not_found` when no leg with that id waits.
+   * Settles a leg waiting for review as the operator `by` established it with the provider. A first leg
+   * (disbursement, payment): `succeeded` completes its transaction, `failed` cancels it (nothing was
+   * collected). A delivery: `succeeded` completes its purchase; `failed` notes it (`leg_settled`), and the
+   * worker refunds the payer. A refund: `succeeded` cancels its purchase with the payment given back;
+   * `failed` is refused, since the payer must have their money back before the purchase can end. The leg
+   * records who settled it. `leg_not_found` when no leg with that id waits.
    */
   settleReviewedLeg(
     id: string,
     settlement: { as: 'succeeded' | 'failed'; by: string },
-  ): Promise<ResolveOutcome>;
+  ): Promise<LegSettlement>;
   /** Requested and never submitted, created before `olderThan`, oldest first. */
   listUnsubmitted(olderThan: Date, limit: number): Promise<TransactionRecord[]>;
 
@@ -553,6 +571,8 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     listUnsubmitted: (olderThan, limit) => listRequested(store, olderThan, limit, true, timeZone, now()),
     legs: (reference) => listLegs(store, reference),
     noteUnsettledLeg: (reference, leg) => noteUnsettledLeg(store, reference, leg, now()),
+    noteLeg: (reference, step) => noteLegStep(store, reference, step, now()),
+    purchasesUnderWay: (limit = 100) => listPurchasesUnderWay(store, now(), limit, timeZone),
     legsForReview: (limit = 100) => listLegsForReview(store, limit),
     async settleReviewedLeg(id, settlement) {
       if (settlement.by.trim() === '') {
@@ -568,8 +588,29 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
           `Expected a leg waiting for review with id ${id}, found none.`,
         );
       }
-      const { reference, provider } = found.leg;
+      const { reference, provider, kind } = found.leg;
       const by = { provider, reviewedBy: settlement.by.trim() };
+      if (kind === 'refund') {
+        if (settlement.as === 'failed') {
+          throw new LedgerError(
+            'invalid_input',
+            `Expected a refund leg to be settled as succeeded once the payer has their money back, received failed for ${id}.`,
+          );
+        }
+        return resolve(reference, {
+          kind: 'cancel',
+          reason: NOT_DELIVERED_REFUNDED,
+          providerCode: '',
+          paymentCollected: true,
+          ...by,
+        });
+      }
+      if (kind === 'delivery' && settlement.as === 'failed') {
+        await noteLegStep(store, reference, { kind, state: 'failed', ...by }, now());
+        const transaction = await findRecord(reference);
+        if (transaction === undefined) return { kind: 'not_found' };
+        return { kind: 'leg_settled', transaction };
+      }
       return settlement.as === 'succeeded'
         ? resolve(reference, { kind: 'complete', providerCode: '', ...by })
         : resolve(reference, { kind: 'cancel', reason: SETTLED_AS_FAILED, ...by });

@@ -125,3 +125,17 @@ export type ResolveOutcome =
   | { kind: 'resolved'; transaction: TransactionRecord }
   | { kind: 'already_resolved'; transaction: TransactionRecord }
   | { kind: 'not_found' };
+
+/**
+ * What an operator's settlement of a leg did: resolved its transaction, or (`leg_settled`) noted the leg
+ * while its transaction goes on (a failed delivery, whose payment the worker then refunds).
+ *
+ * @example
+ * ```ts
+ * import type { LegSettlement } from '@topup/ledger';
+ *
+ * const changedSomething = (settlement: LegSettlement) =>
+ *   settlement.kind === 'resolved' || settlement.kind === 'leg_settled';
+ * ```
+ */
+export type LegSettlement = ResolveOutcome | { kind: 'leg_settled'; transaction: TransactionRecord };

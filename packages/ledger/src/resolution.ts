@@ -450,7 +450,8 @@ export async function markAllSubmitted(
 /**
  * Requested transactions created before `olderThan`, oldest first; `unsubmittedOnly` narrows to never
  * submitted. A transaction whose leg is not to be asked about again before a later time, or waits for an
- * operator's review, is left out, so it stands in front of no other.
+ * operator's review, is left out, so it stands in front of no other; so is a purchase whose payment
+ * succeeded, which its chain of legs settles (the payer has paid: no timeout may cancel it).
  */
 export async function listRequested(
   db: Queryable,
@@ -464,7 +465,8 @@ export async function listRequested(
     `SELECT ${transactionColumns} FROM transactions t
      WHERE state = 'requested' AND created_at < $1::timestamptz AND (NOT $3::boolean OR submitted_at IS NULL)
        AND NOT EXISTS (SELECT 1 FROM transaction_legs l WHERE l.reference = t.reference
-         AND (l.next_query_at > $4::timestamptz OR l.review_since IS NOT NULL))
+         AND (l.next_query_at > $4::timestamptz OR l.review_since IS NOT NULL
+           OR (l.kind = 'payment' AND l.state = 'succeeded')))
      ORDER BY created_at, reference LIMIT $2`,
     [olderThan.toISOString(), limit, unsubmittedOnly, now.toISOString()],
   );

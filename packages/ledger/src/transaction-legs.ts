@@ -103,12 +103,31 @@ const legColumns = legColumnNames.map((name) => `l.${name}`).join(', ');
 
 const legKinds: ReadonlySet<string> = new Set<LegKind>(['disbursement', 'payment', 'delivery', 'refund']);
 
-/** A leg's id: its transaction's reference and its kind. */
+/**
+ * A leg's id: its transaction's reference and its kind.
+ *
+ * @example
+ * ```ts
+ * import { legId } from '@topup/ledger';
+ *
+ * legId('TXVQYSN6XMFZTY', 'delivery'); // 'TXVQYSN6XMFZTY-delivery'
+ * ```
+ */
 export function legId(reference: string, kind: LegKind): string {
   return `${reference}-${kind}`;
 }
 
-/** The reference and kind a leg id names, or undefined when it names none. */
+/**
+ * The reference and kind a leg id names, or undefined when it names none (a bare reference).
+ *
+ * @example
+ * ```ts
+ * import { parseLegId } from '@topup/ledger';
+ *
+ * parseLegId('TXVQYSN6XMFZTY-refund'); // { reference: 'TXVQYSN6XMFZTY', kind: 'refund' }
+ * parseLegId('TXVQYSN6XMFZTY'); // undefined
+ * ```
+ */
 export function parseLegId(id: string): { reference: string; kind: LegKind } | undefined {
   const dash = id.lastIndexOf('-');
   const kind = id.slice(dash + 1);
@@ -182,7 +201,8 @@ export function legEndsOf(record: TransactionRecord, resolution: Resolution): Le
 
 /**
  * One INSERT of every leg's end; a leg already noted as unsettled takes its end and keeps its history
- * (queries, review). None when there is nothing to write.
+ * (queries, review), and a leg that already ended so (a purchase's payment, noted when it succeeded) keeps
+ * the provider and provider reference noted then. None when there is nothing to write.
  */
 export function legEndStatement(ends: readonly LegEnd[], now: Date): SqlStatement | undefined {
   if (ends.length === 0) return undefined;
@@ -193,8 +213,9 @@ export function legEndStatement(ends: readonly LegEnd[], now: Date): SqlStatemen
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u (r, k, p, s, c, b)
      ON CONFLICT (reference, kind) DO UPDATE SET
        state = excluded.state,
-       provider = CASE WHEN excluded.provider = '' THEN transaction_legs.provider ELSE excluded.provider END,
-       provider_reference = CASE WHEN excluded.provider_reference = ''
+       provider = CASE WHEN excluded.provider = '' OR transaction_legs.state = excluded.state
+         THEN transaction_legs.provider ELSE excluded.provider END,
+       provider_reference = CASE WHEN excluded.provider_reference = '' OR transaction_legs.state = excluded.state
          THEN transaction_legs.provider_reference ELSE excluded.provider_reference END,
        reviewed_by = excluded.reviewed_by, reviewed_at = excluded.reviewed_at,
        next_query_at = NULL, updated_at = excluded.updated_at`,

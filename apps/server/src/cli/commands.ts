@@ -396,7 +396,7 @@ async function legsResolve({ ledger, options, operator }: CommandContext): Promi
   if (outcome.kind === 'not_found')
     throw new CommandFailure('transaction_not_found', `No transaction for leg ${id}.`);
   const [leg] = (await ledger.legs(outcome.transaction.reference)).filter((entry) => entry.id === id);
-  const settled = outcome.kind === 'resolved';
+  const settled = outcome.kind !== 'already_resolved';
   return {
     json: {
       settled,
@@ -404,7 +404,7 @@ async function legsResolve({ ledger, options, operator }: CommandContext): Promi
       leg: leg === undefined ? null : legView(leg),
     },
     human: settled
-      ? `Leg ${id} settled as ${as} by ${by}; transaction ${outcome.transaction.reference} is ${outcome.transaction.state}.`
+      ? `Leg ${id} settled as ${as} by ${by}; transaction ${outcome.transaction.reference} is ${outcome.transaction.state}${outcome.kind === 'leg_settled' ? ', and its payment will be refunded' : ''}.`
       : `Transaction ${outcome.transaction.reference} was already ${outcome.transaction.state}; nothing changed.`,
   };
 }
