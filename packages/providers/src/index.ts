@@ -4,6 +4,7 @@
 // Talking airtime protocols.
 
 export type {
+  LegOrder,
   Provider,
   ProviderReport,
   ProviderResult,
@@ -23,7 +24,7 @@ export { markWebhookCallsApplied, storeWebhookCall, unappliedWebhookCalls } from
 export type { InboxEntry } from './webhook-inbox.js';
 export { recordSubmissionId, recordedSubmissionIds, submissionIdOf } from './submission-ids.js';
 export type { SubmissionId } from './submission-ids.js';
-export { routeEveryNetworkTo, routeNetworks, unservedNetwork } from './provider-routes.js';
+export { firstLegNetwork, routeEveryNetworkTo, routeNetworks, unservedNetwork } from './provider-routes.js';
 export type { ProviderRoutes } from './provider-routes.js';
 export { createSharedAccessToken } from './shared-access-token.js';
 export type { IssuedToken, SharedAccessToken, SharedAccessTokenOptions } from './shared-access-token.js';
@@ -49,6 +50,18 @@ export { airtimeQueryRequest, readAirtimeQueryAnswer } from './africastalking/ai
 export type { AirtimeQueryStatus } from './africastalking/airtime-query.js';
 export { parseAirtimeStatusCallback } from './africastalking/airtime-status-callback.js';
 export type { AirtimeStatus } from './africastalking/airtime-status-callback.js';
+export { callAfricasTalking } from './africastalking/africastalking-client.js';
+export type {
+  AfricasTalkingAnswer,
+  AfricasTalkingCall,
+  AfricasTalkingEndpoint,
+} from './africastalking/africastalking-client.js';
+export { createAfricasTalkingProvider } from './africastalking/africastalking-provider.js';
+export type { AfricasTalkingProviderOptions } from './africastalking/africastalking-provider.js';
+export {
+  AFRICASTALKING_UNDELIVERED,
+  africastalkingWebhooks,
+} from './africastalking/africastalking-webhooks.js';
 export { b2bPaymentRequest, reversalRequest, transactionStatusRequest } from './daraja/initiator-requests.js';
 export type { DarajaInitiator } from './daraja/initiator-requests.js';
 export { createDarajaProvider } from './daraja/daraja-provider.js';

@@ -3,6 +3,7 @@
 // transaction's network, the worker asks that same provider about it, and results pushed or pulled are
 // read from each provider in use, so nothing in between needs to know how many providers there are.
 
+import type { TransactionRecord } from '@topup/ledger';
 import type { Provider } from './provider.js';
 
 /**
@@ -98,4 +99,20 @@ export function unservedNetwork(
   networks: readonly string[],
 ): string | undefined {
   return networks.find((network) => routes.forNetwork(network) === undefined);
+}
+
+/**
+ * The network whose provider a transaction is submitted to first: a float's own network, and a purchase's
+ * payer's money network (which takes the payment; the recipient's carrier delivers after it).
+ *
+ * @example
+ * ```ts
+ * import { firstLegNetwork } from '@topup/providers';
+ * import type { TransactionRecord } from '@topup/ledger';
+ *
+ * const submittedTo = (transaction: TransactionRecord) => firstLegNetwork(transaction); // 'MoneyNetA' for a purchase paid on M-Pesa
+ * ```
+ */
+export function firstLegNetwork(transaction: Pick<TransactionRecord, 'network' | 'payment'>): string {
+  return transaction.payment?.network ?? transaction.network;
 }

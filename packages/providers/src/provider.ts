@@ -4,7 +4,7 @@
 // about a transaction (`query`) before it gives up on one, since only the provider knows whether a
 // transaction it was sent has happened.
 
-import type { TransactionRecord } from '@topup/ledger';
+import type { LegKind, TransactionRecord } from '@topup/ledger';
 import type { SubmissionId } from './submission-ids.js';
 
 /**
@@ -174,7 +174,31 @@ export interface WebhookReceiver {
 }
 
 /**
- * A money network or airtime carrier as the server and the worker drive it.
+ * A leg after a transaction's first, as the worker hands it to the provider that carries it: an airtime
+ * purchase's `delivery` (to the recipient's carrier, once the payment succeeded) or its `refund` (to the
+ * payer's money network, once the delivery failed). `id` is our leg id, `<reference>-<kind>`: the key it is
+ * submitted under, and the reference of the results about it.
+ *
+ * @example
+ * ```ts
+ * import type { LegOrder } from '@topup/providers';
+ *
+ * const describe = (order: LegOrder) => `${order.id}: ${order.kind} of ${order.transaction.reference}`;
+ * ```
+ */
+export interface LegOrder {
+  readonly id: string;
+  readonly kind: Extract<LegKind, 'delivery' | 'refund'>;
+  readonly transaction: TransactionRecord;
+  /** For a refund: the payment leg's provider reference (M-Pesa's receipt), which the refund names. */
+  readonly paymentReference: string;
+}
+
+/**
+ * A money network or airtime carrier as the server and the worker drive it. Results name what they are
+ * about by `reference`: a transaction's reference speaks for the whole transaction (the simulator plays
+ * payer and carrier at once), a leg id (`<reference>-payment`, `-delivery`, `-refund`) for that leg only,
+ * after which the worker submits the next leg.
  *
  * @example
  * ```ts
@@ -203,4 +227,10 @@ export interface Provider {
   acknowledge(resultIds: readonly string[]): Promise<void>;
   /** Asks what became of the transaction submitted under `reference`. */
   query(reference: string): Promise<ProviderStatus>;
+  /** The legs after the first it can carry; absent when it carries none. */
+  readonly laterLegs?: readonly LegOrder['kind'][];
+  /** Submits a later leg, keyed by its id: submitting the same id again never repeats it. */
+  submitLeg?(order: LegOrder): Promise<SubmitResult>;
+  /** Asks what became of the later leg submitted under `legId`; results name the leg id. */
+  queryLeg?(legId: string): Promise<ProviderStatus>;
 }

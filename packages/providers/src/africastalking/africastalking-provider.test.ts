@@ -1,0 +1,322 @@
+// The Africa's Talking provider against the fake Africa's Talking over real HTTP on loopback, carrying
+// delivery legs of airtime purchases recorded by the real ledger: sends keyed by the leg id, refusals,
+// silence and closed ports, and what the transaction query and the status callback say afterwards.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLedger, legId, openStore } from '@topup/ledger';
+import type { Ledger, Store, TransactionRecord } from '@topup/ledger';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeAfricasTalking, type FakeAfricasTalking } from '../fakes/fake-africastalking.js';
+import type { LegOrder, Provider, WebhookEvent } from '../provider.js';
+import { migrateProviders } from '../provider-migrations.js';
+import { submissionIdOf } from '../submission-ids.js';
+import { requestAirtime } from '../testing/recorded-transactions.js';
+import { createAfricasTalkingProvider } from './africastalking-provider.js';
+import { africastalkingWebhooks } from './africastalking-webhooks.js';
+
+const account = { username: 'topup', apiKey: 'at-key-do-not-log' };
+const deliveryMs = 20;
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `done`, for three seconds at most. */
+async function until(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 3_000;
+  while (!done() && Date.now() < deadline) await wait(5);
+}
+
+async function listening(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+}
+
+async function closed(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
+}
+
+describe('the Africa’s Talking provider against the fake Africa’s Talking', () => {
+  let store: Store;
+  let ledger: Ledger;
+  let accountId: string;
+  let fake: FakeAfricasTalking;
+  let receiver: Server;
+  let provider: Provider;
+  /** What our webhook receiver read of each status callback the fake POSTed. */
+  const received: WebhookEvent[] = [];
+
+  beforeAll(async () => {
+    store = await openStore({ dataDir: 'memory://' });
+    await migrateProviders(store);
+    ledger = createLedger(store);
+    accountId = (await ledger.createAccount({ name: 'Duka Ltd' })).id;
+    receiver = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const event = africastalkingWebhooks.parse({
+          event: 'airtime-status',
+          contentType: request.headers['content-type'] ?? '',
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
+        received.push(event);
+        const reply = africastalkingWebhooks.reply(event);
+        response.writeHead(reply.status, { 'Content-Type': reply.contentType });
+        response.end(reply.body);
+      });
+    });
+    const receiverUrl = await listening(receiver);
+    fake = await startFakeAfricasTalking({
+      ...account,
+      callbackUrl: `${receiverUrl}/providers/africastalking/token/airtime-status`,
+      deliveryMs,
+    });
+    provider = createAfricasTalkingProvider({ store, baseUrl: fake.url, ...account, timeoutMs: 2_000 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await fake.close();
+    await closed(receiver);
+    await ledger.close();
+    await store.close();
+  });
+
+  /** The delivery leg of a recorded airtime purchase of 50 KES for `mobile`. */
+  async function deliveryOf(mobile: string): Promise<LegOrder> {
+    const transaction = await requestAirtime(ledger, accountId, mobile, '254733123456');
+    return {
+      id: legId(transaction.reference, 'delivery'),
+      kind: 'delivery',
+      transaction,
+      paymentReference: 'SIM1A2B3C4D5E',
+    };
+  }
+
+  /** The requestId the fake gave the send keyed by `legId`, once it has one. */
+  const requestIdOf = (id: string) =>
+    fake.deliveries.find((delivery) => delivery.idempotencyKey === id)?.requestId ?? '';
+  const statusOf = (id: string) => fake.deliveries.find((delivery) => delivery.idempotencyKey === id)?.status;
+
+  const submitLeg = (order: LegOrder, to: Provider = provider) => {
+    if (to.submitLeg === undefined) throw new Error('Expected the provider to carry later legs.');
+    return to.submitLeg(order);
+  };
+  const queryLeg = (id: string, to: Provider = provider) => {
+    if (to.queryLeg === undefined) throw new Error('Expected the provider to query later legs.');
+    return to.queryLeg(id);
+  };
+
+  it('carries delivery legs only, keyed by the leg id, and takes no first leg', async () => {
+    expect(provider).toMatchObject({
+      name: 'africastalking',
+      idempotentSubmissions: true,
+      laterLegs: ['delivery'],
+    });
+    const order = await deliveryOf('254711082310');
+    expect(await provider.submit(order.transaction)).toEqual({
+      kind: 'unavailable',
+      reason: "Africa's Talking carries airtime deliveries only",
+      taken: false,
+    });
+    expect(
+      await submitLeg({ ...order, id: legId(order.transaction.reference, 'refund'), kind: 'refund' }),
+    ).toMatchObject({
+      kind: 'unavailable',
+      taken: false,
+    });
+    expect(await provider.query(order.transaction.reference)).toEqual({ kind: 'not_found' });
+    expect(await provider.readyResults(10)).toEqual([]);
+    await provider.acknowledge(['anything']);
+    expect(fake.requests).toHaveLength(0);
+    expect(provider.webhooks).toBe(africastalkingWebhooks);
+  });
+
+  it('has a send handed to the carrier accepted, and records its requestId under the leg id', async () => {
+    const order = await deliveryOf('254711082300');
+    expect(order.id).toMatch(/^TX[A-Z0-9]+-delivery$/);
+    expect(await submitLeg(order)).toEqual({ kind: 'accepted' });
+    const requestId = requestIdOf(order.id);
+    expect(requestId).toMatch(/^ATQid_/);
+    expect(await submissionIdOf(store, 'africastalking', order.id)).toEqual({
+      provider: 'africastalking',
+      providerId: requestId,
+      reference: order.id,
+      purpose: 'submission',
+      otherId: '',
+    });
+    const sent = fake.requests.find((request) => request.headers.idempotencyKey === order.id);
+    expect(JSON.parse(new URLSearchParams(sent?.body).get('recipients') ?? '')).toEqual([
+      { phoneNumber: '+254711082300', amount: 'KES 50' },
+    ]);
+  });
+
+  it('sends the recipient once when the same leg is submitted twice, by its Idempotency-Key', async () => {
+    const order = await deliveryOf('254711082301');
+    expect(await submitLeg(order)).toEqual({ kind: 'accepted' });
+    expect(await submitLeg(order)).toEqual({ kind: 'accepted' });
+    expect(fake.deliveries.filter((delivery) => delivery.idempotencyKey === order.id)).toHaveLength(1);
+    expect(fake.requests.filter((request) => request.headers.idempotencyKey === order.id)).toHaveLength(2);
+  });
+
+  it('has a number AT refuses at once refused, with AT’s reason, and records nothing', async () => {
+    const order = await deliveryOf('254711082302');
+    // A number the ledger would not take, so AT's own check is the one that refuses it.
+    const transaction: TransactionRecord = {
+      ...order.transaction,
+      recipient: { ...order.transaction.recipient, mobile: '254811082302' },
+    };
+    expect(await submitLeg({ ...order, transaction })).toEqual({
+      kind: 'refused',
+      reason: 'Invalid phone number',
+      providerCode: 'AT_REFUSED',
+    });
+    expect(await submissionIdOf(store, 'africastalking', order.id)).toBeUndefined();
+  });
+
+  it('has a send with a wrong apiKey unavailable and not taken, never quoting either key', async () => {
+    const wrongKey = createAfricasTalkingProvider({
+      store,
+      baseUrl: fake.url,
+      username: account.username,
+      apiKey: 'not-the-key',
+      timeoutMs: 2_000,
+    });
+    const order = await deliveryOf('254711082303');
+    const result = await submitLeg(order, wrongKey);
+    expect(result).toEqual({
+      kind: 'unavailable',
+      reason: "Africa's Talking did not take the delivery: HTTP 401: The supplied authentication is invalid",
+      taken: false,
+    });
+    expect(JSON.stringify(result)).not.toContain('not-the-key');
+    expect(requestIdOf(order.id)).toBe('');
+  });
+
+  it('has a send to a closed port unavailable and not taken', async () => {
+    const server = createServer();
+    const url = await listening(server);
+    await closed(server);
+    const nowhere = createAfricasTalkingProvider({ store, baseUrl: url, ...account, timeoutMs: 2_000 });
+    expect(await submitLeg(await deliveryOf('254711082304'), nowhere)).toEqual({
+      kind: 'unavailable',
+      reason: `Africa's Talking could not be reached: ${new URL(url).host} could not be reached (ECONNREFUSED)`,
+      taken: false,
+    });
+  });
+
+  it('has a send AT never answers unavailable, its taking unknown', async () => {
+    const silent = createServer(() => undefined);
+    const url = await listening(silent);
+    const slow = createAfricasTalkingProvider({ store, baseUrl: url, ...account, timeoutMs: 100 });
+    try {
+      expect(await submitLeg(await deliveryOf('254711082305'), slow)).toEqual({
+        kind: 'unavailable',
+        reason: "Africa's Talking did not answer: no answer within 100 ms",
+      });
+    } finally {
+      await closed(silent);
+    }
+  });
+
+  it('finds a delivered leg completed, its result naming the leg id', async () => {
+    const order = await deliveryOf('254711082306');
+    await submitLeg(order);
+    const requestId = requestIdOf(order.id);
+    await until(() => statusOf(order.id) === 'Success');
+    expect(await queryLeg(order.id)).toEqual({
+      kind: 'result',
+      result: {
+        id: `at-query:${requestId}`,
+        reference: order.id,
+        outcome: 'completed',
+        providerCode: requestId,
+        reason: '',
+      },
+    });
+  });
+
+  it('finds a leg to a 0005 number declined, with AT’s description', async () => {
+    const order = await deliveryOf('254711080005');
+    await submitLeg(order);
+    const requestId = requestIdOf(order.id);
+    await until(() => statusOf(order.id) === 'Failed');
+    expect(await queryLeg(order.id)).toEqual({
+      kind: 'result',
+      result: {
+        id: `at-query:${requestId}`,
+        reference: order.id,
+        outcome: 'declined',
+        providerCode: requestId,
+        reason: 'Failed to deliver airtime: carrier error',
+      },
+    });
+  });
+
+  it('finds a leg still with the carrier pending', async () => {
+    const order = await deliveryOf('254711089004');
+    await submitLeg(order);
+    await wait(deliveryMs * 2);
+    expect(await queryLeg(order.id)).toEqual({ kind: 'pending' });
+  });
+
+  it('finds a leg AT never acknowledged not_found, without asking AT', async () => {
+    const order = await deliveryOf('254711082307');
+    const before = fake.requests.length;
+    expect(await queryLeg(order.id)).toEqual({ kind: 'not_found' });
+    expect(fake.requests).toHaveLength(before);
+  });
+
+  it('throws, naming the problem and not the apiKey, when AT cannot be asked', async () => {
+    const order = await deliveryOf('254711082308');
+    await submitLeg(order);
+    const wrongKey = createAfricasTalkingProvider({
+      store,
+      baseUrl: fake.url,
+      username: account.username,
+      apiKey: 'not-the-key',
+      timeoutMs: 2_000,
+    });
+    const refused = queryLeg(order.id, wrongKey);
+    await expect(refused).rejects.toThrow(
+      /could not be read: HTTP 401: "The supplied authentication is invalid"\.$/,
+    );
+    await refused.catch((error: unknown) => {
+      expect(String(error)).not.toContain('not-the-key');
+    });
+    const silent = createServer(() => undefined);
+    const slow = createAfricasTalkingProvider({
+      store,
+      baseUrl: await listening(silent),
+      ...account,
+      timeoutMs: 100,
+    });
+    try {
+      await expect(queryLeg(order.id, slow)).rejects.toThrow(
+        `Africa's Talking could not be asked about ${order.id} (${requestIdOf(order.id)}): no answer within 100 ms.`,
+      );
+    } finally {
+      await closed(silent);
+    }
+  });
+
+  it('reads the status callback of an accepted leg into a report naming the requestId it recorded', async () => {
+    const order = await deliveryOf('254711082309');
+    await submitLeg(order);
+    const recorded = await submissionIdOf(store, 'africastalking', order.id);
+    const reportAbout = (event: WebhookEvent) =>
+      event.kind === 'reports' && event.reports.some((report) => report.providerId === recorded?.providerId);
+    await until(() => received.some(reportAbout));
+    expect(received.find(reportAbout)).toMatchObject({
+      kind: 'reports',
+      reports: [{ providerId: recorded?.providerId, about: 'submission', outcome: 'completed' }],
+    });
+    await until(() => fake.callbacks.some((callback) => callback.body.includes(recorded?.providerId ?? '?')));
+    expect(
+      fake.callbacks.find((callback) => callback.body.includes(recorded?.providerId ?? '?'))?.status,
+    ).toBe(200);
+  });
+});
