@@ -35,9 +35,27 @@ function tarballProblems(tarball, dir) {
   }
 
   const manifest = JSON.parse(execFileSync('tar', ['-xzf', tarball, '-O', 'package/package.json']));
-  const expectedExports = JSON.stringify({ '.': { types: './dist/index.d.ts', import: './dist/index.js' } });
+  // `.` is dist/index; a subpath such as `./fakes` is dist/fakes/index, each built with its types.
+  const entryOf = (subpath) => (subpath === '.' ? './dist/index' : `./dist/${subpath.slice(2)}/index`);
+  const subpaths = Object.keys(manifest.exports ?? {});
+  const expectedExports = JSON.stringify(
+    Object.fromEntries(
+      (subpaths.includes('.') ? subpaths : ['.', ...subpaths]).map((subpath) => [
+        subpath,
+        { types: `${entryOf(subpath)}.d.ts`, import: `${entryOf(subpath)}.js` },
+      ]),
+    ),
+  );
   if (JSON.stringify(manifest.exports) !== expectedExports) {
     problems.push(`published exports are ${JSON.stringify(manifest.exports)}; expected ${expectedExports}`);
+  }
+  for (const subpath of subpaths.filter((entry) => entry !== '.')) {
+    for (const file of [`${entryOf(subpath)}.js`, `${entryOf(subpath)}.d.ts`].map((entry) =>
+      entry.slice(2),
+    )) {
+      if (!files.includes(file))
+        problems.push(`the tarball has no ${file}, which exports['${subpath}'] names`);
+    }
   }
   const expectedFields = {
     type: 'module',

@@ -1,24 +1,38 @@
 // M-Pesa through Safaricom's Daraja as a provider. It carries agent float as a B2B payment from our short
 // code to the agent's store number (experimental: Daraja documents no agent-float product, so the command
-// is configurable). B2B takes no id of ours, so a submission whose acknowledgement is lost cannot be told
-// from one never made: it is never sent again (`idempotentSubmissions: false`), and a submission with no
-// recorded ConversationID cannot be asked about, which leaves it to reconciliation and an operator. Results
-// come only pushed, to ResultURL; asking about a submission sends a Transaction Status query whose answer
-// comes the same way, so `query` answers `pending` and the pushed Result settles it.
+// is configurable), and an airtime purchase's payment leg as an STK Push prompt on the payer's phone and
+// its refund leg as a Reversal of that payment's M-Pesa receipt. Neither B2B nor STK Push takes an id of
+// ours, so a submission whose acknowledgement is lost cannot be told from one never made: it is never sent
+// again (`idempotentSubmissions: false`), and a submission with no recorded id (ConversationID,
+// CheckoutRequestID) cannot be asked about, which leaves it to reconciliation and an operator.
+//
+// Initiator calls (B2B, Reversal) answer only pushed, to ResultURL; asking about one sends a Transaction
+// Status query whose answer comes the same way, so `query`/`queryLeg` answer `pending` and the pushed Result
+// settles it. A prompt's result is pushed to `/stk` and can also be pulled by STK Query, so asking about a
+// payment leg answers at once. Payment leg results name the leg id (`<reference>-payment`), which is what
+// the CheckoutRequestID is recorded under.
 
+import { legId, parseLegId } from '@topup/ledger';
 import type { Store, TransactionRecord } from '@topup/ledger';
-import type { Provider, ProviderStatus, SubmitResult } from '../provider.js';
+import type { LegOrder, Provider, ProviderStatus, SubmitResult } from '../provider.js';
 import { providerTablesReady } from '../provider-migrations.js';
 import { createSharedAccessToken } from '../shared-access-token.js';
 import { recordSubmissionId, submissionIdOf, type SubmissionId } from '../submission-ids.js';
 import { callDaraja, issueDarajaToken, type DarajaAnswer, type DarajaEndpoint } from './daraja-client.js';
-import { b2bPaymentRequest, transactionStatusRequest, type DarajaInitiator } from './initiator-requests.js';
+import {
+  b2bPaymentRequest,
+  reversalRequest,
+  transactionStatusRequest,
+  type DarajaInitiator,
+} from './initiator-requests.js';
 import { darajaWebhooks } from './daraja-webhooks.js';
+import { stkPushRequest, type StkPushInput } from './stk-push-request.js';
+import { readStkQueryAnswer, stkQueryRequest } from './stk-query.js';
 import { textOf } from '../tolerant-json.js';
 
 /**
- * What the Daraja provider is made from: the app's credentials, the initiator that makes B2B and status
- * calls, and where Daraja sends their Results.
+ * What the Daraja provider is made from: the app's credentials, the initiator that makes B2B, reversal and
+ * status calls, where Daraja sends their Results, and, for airtime payments, the STK Push settings.
  *
  * @example
  * ```ts
@@ -29,6 +43,7 @@ import { textOf } from '../tolerant-json.js';
  *   credentials: { consumerKey: 'key', consumerSecret: 'secret' },
  *   shortCode: '600992', initiatorName: 'topupapi', securityCredential: 'EnCrYpTeD==',
  *   b2bCommandId: 'BusinessBuyGoods', webhookUrl: 'https://topup.example/providers/daraja/0123456789abcdef0123456789abcdef',
+ *   stk: { passkey: 'passkey', transactionType: 'CustomerPayBillOnline', partyB: '600992' },
  * };
  * ```
  */
@@ -42,8 +57,18 @@ export interface DarajaProviderOptions {
   readonly securityCredential: string;
   /** B2B's CommandID for agent float, `BusinessBuyGoods` unless Safaricom says otherwise. */
   readonly b2bCommandId: string;
-  /** `{PUBLIC_BASE_URL}/providers/daraja/{PROVIDER_WEBHOOK_TOKEN}`: `/result` and `/timeout` are added. */
+  /** `{PUBLIC_BASE_URL}/providers/daraja/{PROVIDER_WEBHOOK_TOKEN}`: `/result`, `/timeout` and `/stk` are added. */
   readonly webhookUrl: string;
+  /**
+   * How airtime's payment is collected by STK Push: the Lipa na M-Pesa Online passkey of `shortCode`, and
+   * the paybill or till paid. Without it, airtime is not taken.
+   */
+  readonly stk?: {
+    readonly passkey: string;
+    readonly transactionType: StkPushInput['transactionType'];
+    /** The paybill (the short code itself, for CustomerPayBillOnline) or the till paid. */
+    readonly partyB: string;
+  };
   readonly now?: () => Date;
 }
 
@@ -54,11 +79,21 @@ const REFUSED = 'refused by M-Pesa';
 /** The reason a caller reads when Daraja did not take a call, so nothing can come of it. */
 const NOT_TAKEN = 'M-Pesa did not take the transaction';
 
-/** The ids of an accepted initiator call, or what Daraja answered instead. */
+/** The two ids Daraja acknowledges a call with: the one its results name, and the one beside it. */
+interface Acknowledgement {
+  readonly providerId: string;
+  readonly otherId: string;
+}
+
+/** Where an acknowledgement carries its ids: initiator calls' conversation ids, or STK Push's request ids. */
+const initiatorIds = { id: 'ConversationID', other: 'OriginatorConversationID' } as const;
+const stkIds = { id: 'CheckoutRequestID', other: 'MerchantRequestID' } as const;
+
+/** The ids of an accepted call, or what Daraja answered instead. */
 function acknowledged(
   answer: DarajaAnswer,
-):
-  { conversationId: string; originatorConversationId: string } | Exclude<SubmitResult, { kind: 'accepted' }> {
+  fields: { readonly id: string; readonly other: string } = initiatorIds,
+): Acknowledgement | Exclude<SubmitResult, { kind: 'accepted' }> {
   if (answer.kind === 'not_sent') return { kind: 'unavailable', reason: NOT_TAKEN, taken: false };
   if (answer.kind === 'no_answer')
     return { kind: 'unavailable', reason: 'the provider did not answer in time' };
@@ -71,18 +106,22 @@ function acknowledged(
     return { kind: 'unavailable', reason: 'the provider failed to take the transaction' };
   }
   const code = textOf(answer.body['ResponseCode']) ?? '';
-  const conversationId = textOf(answer.body['ConversationID']) ?? '';
+  const providerId = textOf(answer.body[fields.id]) ?? '';
   if (code !== '0') return { kind: 'refused', reason: REFUSED, providerCode: code || 'no ResponseCode' };
-  if (conversationId === '') return { kind: 'unavailable', reason: NOT_TAKEN };
-  return {
-    conversationId,
-    originatorConversationId: textOf(answer.body['OriginatorConversationID']) ?? '',
-  };
+  if (providerId === '') return { kind: 'unavailable', reason: NOT_TAKEN };
+  return { providerId, otherId: textOf(answer.body[fields.other]) ?? '' };
 }
 
+/** The refusal of an amount M-Pesa cannot move. */
+const notWholeShillings: SubmitResult = {
+  kind: 'refused',
+  reason: 'M-Pesa moves whole shillings only',
+  providerCode: 'AMOUNT',
+};
+
 /**
- * The Daraja provider: agent float by B2B, results pushed to `webhookUrl`, asked about by Transaction
- * Status.
+ * The Daraja provider: agent float by B2B; airtime's payment by STK Push and its refund by Reversal;
+ * results pushed to `webhookUrl`, asked about by Transaction Status and STK Query.
  *
  * @example
  * ```ts
@@ -116,32 +155,154 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
     queueTimeoutUrl: `${options.webhookUrl}/timeout`,
   };
   /** Records the ids of an acknowledged call, which its Result will name. */
-  const remember = (
-    ids: { conversationId: string; originatorConversationId: string },
-    reference: string,
-    purpose: SubmissionId['purpose'],
-  ) =>
-    recordSubmissionId(
-      store,
-      {
-        provider: name,
-        providerId: ids.conversationId,
-        reference,
-        purpose,
-        otherId: ids.originatorConversationId,
-      },
-      now(),
+  const remember = (ids: Acknowledgement, reference: string, purpose: SubmissionId['purpose']) =>
+    recordSubmissionId(store, { provider: name, ...ids, reference, purpose }, now());
+
+  /** The id recorded for the submission of `reference`; a call never acknowledged cannot be asked about. */
+  const recordedId = async (reference: string, what: string): Promise<SubmissionId> => {
+    const submitted = await submissionIdOf(store, name, reference);
+    if (submitted === undefined) {
+      throw new Error(
+        `Expected ${what} recorded for ${reference}, found none: Daraja cannot be asked about a call whose acknowledgement never arrived.`,
+      );
+    }
+    return submitted;
+  };
+
+  /**
+   * Asks Transaction Status about an initiator call (B2B, Reversal) by its OriginatorConversationID. The
+   * answer comes pushed, naming the query's ConversationID, recorded for `reference` as a status query.
+   */
+  const askStatus = async (reference: string): Promise<ProviderStatus> => {
+    const submitted = await recordedId(reference, 'a ConversationID');
+    const body = transactionStatusRequest({
+      ...initiator,
+      about: { originatorConversationId: submitted.otherId || submitted.providerId },
+    });
+    const answer = acknowledged(
+      await callDaraja(endpoint, tokens, '/mpesa/transactionstatus/v1/query', body),
     );
+    if ('kind' in answer) {
+      throw new Error(
+        `Daraja did not take a status query about ${reference}: ${answer.kind === 'refused' ? answer.providerCode : answer.reason}.`,
+      );
+    }
+    await remember(answer, reference, 'status');
+    return { kind: 'pending' };
+  };
+
+  /** Prompts the payer of an airtime purchase for its amount: the purchase's payment leg. */
+  const promptPayer = async (transaction: TransactionRecord): Promise<SubmitResult> => {
+    const { stk } = options;
+    if (stk === undefined) return { kind: 'unavailable', reason: NOT_TAKEN, taken: false };
+    const payerMobile = transaction.payment?.mobile ?? '';
+    if (payerMobile === '') {
+      return { kind: 'refused', reason: 'no payer to prompt for the payment', providerCode: 'NO_PAYER' };
+    }
+    const leg = legId(transaction.reference, 'payment');
+    await providerTablesReady(store);
+    // A prompt already acknowledged is not sent again: the payer would be asked to pay twice.
+    if ((await submissionIdOf(store, name, leg)) !== undefined) return { kind: 'accepted' };
+    let body;
+    try {
+      body = stkPushRequest({
+        shortCode: options.shortCode,
+        passkey: stk.passkey,
+        transactionType: stk.transactionType,
+        partyB: stk.partyB,
+        payerMobile,
+        amountMinor: transaction.amountMinor,
+        callbackUrl: `${options.webhookUrl}/stk`,
+        // Shown in the prompt, 12 characters at most: the reference's end tells purchases apart.
+        accountReference: transaction.reference.slice(-12),
+        description: 'Airtime',
+        at: now(),
+      });
+    } catch {
+      return notWholeShillings;
+    }
+    const answer = acknowledged(
+      await callDaraja(endpoint, tokens, '/mpesa/stkpush/v1/processrequest', body),
+      stkIds,
+    );
+    if ('kind' in answer) return answer;
+    // Recorded before answering: the callback may overtake the acknowledgement, and is applied only once
+    // the worker finds its CheckoutRequestID here.
+    await remember(answer, leg, 'submission');
+    return { kind: 'accepted' };
+  };
+
+  /**
+   * Asks STK Query about the prompt of the payment leg `leg`. A prompt still open is pending; one that
+   * ended is its result, named by the leg id (STK Query tells no receipt, so a paid one carries none).
+   */
+  const askPrompt = async (leg: string): Promise<ProviderStatus> => {
+    const { stk } = options;
+    const submitted = await recordedId(leg, 'a CheckoutRequestID');
+    if (stk === undefined) {
+      throw new Error(`Expected the STK settings to ask about the prompt of ${leg}, received none.`);
+    }
+    const checkoutRequestId = submitted.providerId;
+    const status = readStkQueryAnswer(
+      await callDaraja(
+        endpoint,
+        tokens,
+        '/mpesa/stkpushquery/v1/query',
+        stkQueryRequest({ shortCode: options.shortCode, passkey: stk.passkey, checkoutRequestId, at: now() }),
+      ),
+    );
+    if (status.kind === 'pending') return status;
+    if (status.kind === 'unknown') {
+      throw new Error(
+        `Daraja's STK Query about ${leg} (${checkoutRequestId}) told nothing: ${status.problem}.`,
+      );
+    }
+    const paid = status.outcome.kind === 'paid';
+    return {
+      kind: 'result',
+      result: {
+        id: `stk-query:${checkoutRequestId}`,
+        reference: leg,
+        outcome: paid ? 'completed' : 'declined',
+        providerCode: paid ? '' : status.resultCode,
+        reason: status.outcome.kind === 'declined' ? status.outcome.reason : '',
+      },
+    };
+  };
+
+  /** Reverses the payment a refund leg names by its M-Pesa receipt, back to the payer. */
+  const reversePayment = async (order: LegOrder): Promise<SubmitResult> => {
+    if (order.paymentReference === '') {
+      return { kind: 'refused', reason: 'no M-Pesa receipt to reverse', providerCode: 'NO_RECEIPT' };
+    }
+    await providerTablesReady(store);
+    // A reversal already acknowledged is not sent again; sent again, it would end R000001 all the same.
+    if ((await submissionIdOf(store, name, order.id)) !== undefined) return { kind: 'accepted' };
+    let body;
+    try {
+      body = reversalRequest({
+        ...initiator,
+        receipt: order.paymentReference,
+        amountMinor: order.transaction.amountMinor,
+        remarks: 'Airtime not delivered',
+      });
+    } catch {
+      return notWholeShillings;
+    }
+    const answer = acknowledged(await callDaraja(endpoint, tokens, '/mpesa/reversal/v1/request', body));
+    if ('kind' in answer) return answer;
+    await remember(answer, order.id, 'submission');
+    return { kind: 'accepted' };
+  };
 
   return {
     name,
     idempotentSubmissions: false,
     webhooks: darajaWebhooks,
+    laterLegs: ['refund'],
 
     async submit(transaction: TransactionRecord): Promise<SubmitResult> {
-      if (transaction.type !== 'Agent Float') {
-        return { kind: 'unavailable', reason: NOT_TAKEN, taken: false };
-      }
+      if (transaction.type === 'Airtime') return promptPayer(transaction);
       const { reference, recipient } = transaction;
       let body;
       try {
@@ -154,7 +315,7 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
           remarks: `Float ${reference}`,
         });
       } catch {
-        return { kind: 'refused', reason: 'M-Pesa moves whole shillings only', providerCode: 'AMOUNT' };
+        return notWholeShillings;
       }
       await providerTablesReady(store);
       const answer = acknowledged(await callDaraja(endpoint, tokens, '/mpesa/b2b/v1/paymentrequest', body));
@@ -163,32 +324,30 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
       return { kind: 'accepted' };
     },
 
-    // Every result is pushed; none waits to be pulled.
+    // Every result is pushed (or answered to a query); none waits to be pulled.
     readyResults: () => Promise.resolve([]),
     acknowledge: () => Promise.resolve(),
 
     async query(reference: string): Promise<ProviderStatus> {
       await providerTablesReady(store);
-      const submitted = await submissionIdOf(store, name, reference);
-      if (submitted === undefined) {
-        throw new Error(
-          `Expected a ConversationID recorded for ${reference}, found none: Daraja cannot be asked about a call whose acknowledgement never arrived.`,
-        );
-      }
-      const body = transactionStatusRequest({
-        ...initiator,
-        about: { originatorConversationId: submitted.otherId || submitted.providerId },
-      });
-      const answer = acknowledged(
-        await callDaraja(endpoint, tokens, '/mpesa/transactionstatus/v1/query', body),
-      );
-      if ('kind' in answer) {
-        throw new Error(
-          `Daraja did not take a status query about ${reference}: ${answer.kind === 'refused' ? answer.providerCode : answer.reason}.`,
-        );
-      }
-      await remember(answer, reference, 'status');
-      return { kind: 'pending' };
+      // Only the reference comes: an airtime purchase's prompt is recorded under its payment leg's id, a
+      // float's B2B under the reference itself.
+      const payment = legId(reference, 'payment');
+      if ((await submissionIdOf(store, name, payment)) !== undefined) return askPrompt(payment);
+      return askStatus(reference);
+    },
+
+    async submitLeg(order: LegOrder): Promise<SubmitResult> {
+      if (order.kind !== 'refund') return { kind: 'unavailable', reason: NOT_TAKEN, taken: false };
+      return reversePayment(order);
+    },
+
+    async queryLeg(id: string): Promise<ProviderStatus> {
+      const leg = parseLegId(id);
+      await providerTablesReady(store);
+      if (leg?.kind === 'payment') return askPrompt(id);
+      if (leg?.kind === 'refund') return askStatus(id);
+      throw new Error(`Expected a payment or refund leg id to ask Daraja about, received ${id}.`);
     },
   };
 }

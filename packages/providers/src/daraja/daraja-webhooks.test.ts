@@ -1,14 +1,14 @@
-// Golden fixtures: Daraja's Results as they come, and the reports we read in them. A call's own Result
-// speaks of the submission; a status query's speaks through the query's id, and one that failed says
-// nothing of the submission it asked about.
+// Golden fixtures: Daraja's Results and STK callbacks as they come, and the reports we read in them. A
+// call's own Result speaks of the submission; a status query's speaks through the query's id, and one that
+// failed says nothing of the submission it asked about. A prompt's callback speaks of the payment leg.
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { darajaWebhooks } from './daraja-webhooks.js';
 
-function result(name: string) {
+function result(name: string, event = 'result') {
   return {
-    event: 'result',
+    event,
     contentType: 'application/json',
     body: readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8'),
   };
@@ -65,6 +65,73 @@ describe('darajaWebhooks', () => {
     });
   });
 
+  it('reads a reversal’s Result as a completed refund, the reversal’s own receipt as the provider code', () => {
+    expect(darajaWebhooks.parse(result('reversal-result-done'))).toEqual({
+      kind: 'reports',
+      eventId: 'result:AG_20261124_00003f9b2c7d1e5a4b6c',
+      reports: [
+        {
+          id: 'result:AG_20261124_00003f9b2c7d1e5a4b6c',
+          providerId: 'AG_20261124_00003f9b2c7d1e5a4b6c',
+          about: 'submission',
+          outcome: 'completed',
+          providerCode: 'TK7A1C3E5B',
+          reason: '',
+        },
+      ],
+    });
+  });
+
+  it('reads a reversal’s already-reversed Result as a completed refund, its code standing for a receipt', () => {
+    expect(darajaWebhooks.parse(result('reversal-result-already-reversed'))).toEqual({
+      kind: 'reports',
+      eventId: 'result:AG_20261124_0000a7d3c7b5fa1e7b7c',
+      reports: [
+        {
+          id: 'result:AG_20261124_0000a7d3c7b5fa1e7b7c',
+          providerId: 'AG_20261124_0000a7d3c7b5fa1e7b7c',
+          about: 'submission',
+          outcome: 'completed',
+          providerCode: 'R000001',
+          reason: '',
+        },
+      ],
+    });
+  });
+
+  it('reads a paid prompt’s callback as a completed payment, its M-Pesa receipt as the provider code', () => {
+    expect(darajaWebhooks.parse(result('stk-callback-paid', 'stk'))).toEqual({
+      kind: 'reports',
+      eventId: 'stk:ws_CO_191220191020363925',
+      reports: [
+        {
+          id: 'stk:ws_CO_191220191020363925',
+          providerId: 'ws_CO_191220191020363925',
+          about: 'submission',
+          outcome: 'completed',
+          providerCode: 'NLJ7RT61SV',
+          reason: '',
+        },
+      ],
+    });
+  });
+
+  it.each([
+    ['stk-callback-cancelled', '1032', 'the payer cancelled the payment prompt'],
+    ['stk-callback-string-code', 'SFC_IC0003', 'the payer has no M-Pesa account'],
+  ])('reads the callback %s as a declined payment with its result code', (name, code, reason) => {
+    expect(darajaWebhooks.parse(result(name, 'stk'))).toMatchObject({
+      kind: 'reports',
+      reports: [{ about: 'submission', outcome: 'declined', providerCode: code, reason }],
+    });
+  });
+
+  it('keeps a prompt’s callback it cannot read as garbled, answered 400', () => {
+    const garbled = darajaWebhooks.parse({ event: 'stk', contentType: 'application/json', body: '{}' });
+    expect(garbled).toEqual({ kind: 'garbled', problem: 'expected Body.stkCallback, found none' });
+    expect(darajaWebhooks.reply(garbled).status).toBe(400);
+  });
+
   it('stores a queue timeout and unknown events without applying them, and keeps what cannot be read', () => {
     expect(
       darajaWebhooks.parse({ event: 'timeout', contentType: 'application/json', body: '{"a":1}' }),
@@ -72,10 +139,10 @@ describe('darajaWebhooks', () => {
       kind: 'ignored',
       eventId: expect.stringMatching(/^timeout:[0-9a-f]{32}$/) as string,
     });
-    expect(darajaWebhooks.parse({ event: 'stk', contentType: 'application/json', body: '{}' })).toMatchObject(
+    expect(darajaWebhooks.parse({ event: 'c2b', contentType: 'application/json', body: '{}' })).toMatchObject(
       {
         kind: 'ignored',
-        why: 'no such event: stk',
+        why: 'no such event: c2b',
       },
     );
     const garbled = darajaWebhooks.parse({

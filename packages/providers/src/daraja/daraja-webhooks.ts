@@ -1,9 +1,10 @@
 // Daraja's pushed results as the server receives them at `/providers/daraja/<token>/<event>`:
-// `result` (an initiator call's Result: a B2B payment's own, or a Transaction Status query's) and `timeout`
-// (Safaricom's queue gave up on a call, which says nothing of its outcome). Results name a call by its
-// ConversationID only, so they are read into reports the worker matches to the ids the adapter recorded
+// `result` (an initiator call's Result: a B2B payment's or a reversal's own, or a Transaction Status
+// query's), `timeout` (Safaricom's queue gave up on a call, which says nothing of its outcome) and `stk` (a
+// payment prompt's callback). Results name a call by its ConversationID and callbacks a prompt by its
+// CheckoutRequestID only, so they are read into reports the worker matches to the ids the adapter recorded
 // on acknowledgement. Daraja does not sign its calls and does not retry them; each is answered 200 once
-// stored, and a repeat (same ConversationID) is stored once.
+// stored, and a repeat (same ConversationID or CheckoutRequestID) is stored once.
 
 import { createHash } from 'node:crypto';
 import type {
@@ -15,6 +16,7 @@ import type {
 } from '../provider.js';
 import { parsedJson } from '../tolerant-json.js';
 import { parseInitiatorResult, type InitiatorResult } from './initiator-result.js';
+import { parseStkCallback } from './stk-callback.js';
 
 /** The reason a caller reads when M-Pesa declined the float; the result code goes with it. */
 export const DARAJA_DECLINED = 'declined by M-Pesa';
@@ -53,16 +55,23 @@ function statusReport(result: InitiatorResult, id: string): ProviderReport | str
   return `the call it asked about is ${status === '' ? 'of no known status' : status.toLowerCase()}`;
 }
 
-/** A call's own Result: paid on 0, declined on any other code. */
+/**
+ * A reversal's R000001: the payment was reversed already, so the money is back with the payer and the
+ * refund is done (only reversals end so). Its TransactionID is a placeholder, so its code stands in for a
+ * receipt.
+ */
+const ALREADY_REVERSED = 'R000001';
+
+/** A call's own Result: done on 0 (or a reversal's already-reversed), declined on any other code. */
 function callReport(result: InitiatorResult, id: string): ProviderReport {
-  const paid = result.resultCode === '0';
+  const done = result.resultCode === '0' || result.resultCode === ALREADY_REVERSED;
   return {
     id: `result:${id}`,
     providerId: id,
     about: 'submission',
-    outcome: paid ? 'completed' : 'declined',
-    providerCode: paid ? result.transactionId : result.resultCode,
-    reason: paid ? '' : DARAJA_DECLINED,
+    outcome: done ? 'completed' : 'declined',
+    providerCode: result.resultCode === '0' ? result.transactionId : result.resultCode,
+    reason: done ? '' : DARAJA_DECLINED,
   };
 }
 
@@ -82,7 +91,32 @@ function parseResult(call: WebhookCall): WebhookEvent {
 }
 
 /**
- * Reads and answers Daraja's initiator Results and queue timeouts.
+ * A prompt's callback: paid, with the M-Pesa receipt as its code (a refund reverses that receipt), or
+ * declined with the result code and the reason the payer is told.
+ */
+function parseStk(call: WebhookCall): WebhookEvent {
+  const read = parseStkCallback(parsedJson(call.body));
+  if (!read.ok) return { kind: 'garbled', problem: read.problem };
+  const { checkoutRequestId, outcome, receipt, resultCode } = read.callback;
+  const id = `stk:${checkoutRequestId}`;
+  return {
+    kind: 'reports',
+    eventId: id,
+    reports: [
+      {
+        id,
+        providerId: checkoutRequestId,
+        about: 'submission',
+        outcome: outcome.kind === 'paid' ? 'completed' : 'declined',
+        providerCode: outcome.kind === 'paid' ? receipt : resultCode,
+        reason: outcome.kind === 'paid' ? '' : outcome.reason,
+      },
+    ],
+  };
+}
+
+/**
+ * Reads and answers Daraja's initiator Results, payment prompts' callbacks and queue timeouts.
  *
  * @example
  * ```ts
@@ -95,6 +129,7 @@ function parseResult(call: WebhookCall): WebhookEvent {
 export const darajaWebhooks: WebhookReceiver = {
   parse(call: WebhookCall): WebhookEvent {
     if (call.event === 'result') return parseResult(call);
+    if (call.event === 'stk') return parseStk(call);
     const eventId = `${call.event}:${digestOf(call.body)}`;
     if (call.event === 'timeout') {
       return {

@@ -1,6 +1,7 @@
-// The fake Daraja's initiator calls, B2B and Transaction Status, driven through our own request builders,
-// client and Result reader over real HTTP: each scripted failure, and each way Results misbehave, as an
-// agent-float adapter will meet them.
+// The fake Daraja's initiator calls, B2B, Reversal and Transaction Status, driven through our own request
+// builders, client and Result reader over real HTTP: each scripted failure, and each way Results misbehave,
+// as an agent-float adapter will meet them, and the reversals a refund meets when it names no paid prompt.
+// (Reversals of paid prompts are driven through the adapter, in daraja/daraja-provider.test.ts.)
 
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callDaraja, issueDarajaToken, type DarajaAnswer } from '../daraja/daraja-client.js';
 import {
   b2bPaymentRequest,
+  reversalRequest,
   transactionStatusRequest,
   type DarajaInitiator,
 } from '../daraja/initiator-requests.js';
@@ -301,6 +303,65 @@ describe('the fake Daraja’s initiator calls', () => {
       error: { status: 400, errorCode: '400.002.02', errorMessage: `Bad Request - ${problem}` },
     });
     expect(fake.b2bPayments).toHaveLength(before);
+  });
+
+  const reversalBody = (receipt: string, from: DarajaInitiator = initiator) =>
+    reversalRequest({ ...from, receipt, amountMinor: 5_000n, remarks: 'Airtime not delivered' });
+
+  const reverse = async (receipt: string, from: DarajaInitiator = initiator) =>
+    accepted(await callDaraja(endpoint(), tokens, '/mpesa/reversal/v1/request', reversalBody(receipt, from)));
+
+  it('ends a reversal of a receipt it never issued R000002, without parameters', async () => {
+    const { conversationId } = await reverse('TK00000000');
+    const [result] = await results(conversationId);
+    expect(result).toMatchObject({
+      resultCode: 'R000002',
+      resultDesc: 'The OriginalTransactionID is invalid.',
+      transactionId: '0000000000',
+    });
+    expect(result?.parameters.size).toBe(0);
+    expect(fake.reversals.find((reversal) => reversal.conversationId === conversationId)).toMatchObject({
+      receipt: 'TK00000000',
+      amount: 50,
+      ended: true,
+      resultCode: 'R000002',
+      reversalReceipt: undefined,
+    });
+    const status = await statusOf({ originatorConversationId: conversationId });
+    expect(status?.parameters.get('TransactionStatus')).toBe('Failed');
+  });
+
+  it('accepts a reversal with a wrong SecurityCredential, then ends it 2001', async () => {
+    const wrong = { ...initiator, securityCredential: securityCredential('not the password', certificate) };
+    const { conversationId } = await reverse('TK00000000', wrong);
+    expect(await results(conversationId)).toMatchObject([
+      { resultCode: '2001', resultDesc: 'The initiator information is invalid.' },
+    ]);
+  });
+
+  it.each([
+    ['another initiator', { Initiator: 'someoneelse' }, 'Invalid Initiator'],
+    ['another CommandID', { CommandID: 'TransactionStatusQuery' }, 'Invalid CommandID'],
+    ['no TransactionID', { TransactionID: '' }, 'Invalid TransactionID'],
+    ['an Amount in cents', { Amount: '50.50' }, 'Invalid Amount'],
+    ['a ReceiverParty that is not its short code', { ReceiverParty: '600000' }, 'Invalid ReceiverParty'],
+    [
+      'a receiver identifier type other than 11',
+      { RecieverIdentifierType: '4' },
+      'Invalid RecieverIdentifierType',
+    ],
+    ['a QueueTimeOutURL that is not a URL', { QueueTimeOutURL: 'timeout' }, 'Invalid QueueTimeOutURL'],
+  ])('refuses a reversal with %s, naming the problem', async (_case, change, problem) => {
+    const before = fake.reversals.length;
+    const answer = await callDaraja(endpoint(), tokens, '/mpesa/reversal/v1/request', {
+      ...reversalBody('TK00000000'),
+      ...change,
+    });
+    expect(answer).toMatchObject({
+      kind: 'error',
+      error: { status: 400, errorCode: '400.002.02', errorMessage: `Bad Request - ${problem}` },
+    });
+    expect(fake.reversals).toHaveLength(before);
   });
 
   it('refuses a Transaction Status query that names no transaction', async () => {

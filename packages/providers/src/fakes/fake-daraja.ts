@@ -8,13 +8,16 @@
 // (fake-stk-scripts.ts), its callback POSTed to CallBackURL in Daraja's shape, and STK Query answers "being
 // processed" until it has ended.
 //
-// B2B (agent float) and Transaction Status: the initiator's name, the command, the identifier types, the
-// amount, our short code and the URLs. A wrong SecurityCredential is acknowledged all the same and ends in
-// ResultCode 2001, as on Daraja, where M-Pesa behind the gateway reads it. Each B2B then ends as its
-// PartyB's last four digits script it (fake-b2b-scripts.ts), its Result POSTed to ResultURL in the shapes
-// Daraja really sends (numbers, a bare object for a list, placeholder receipts on failure) so tolerant
-// readers meet them; Transaction Status reports what the fake holds, since it is how an adapter recovers a
-// lost Result. Every request and every POST is recorded, so a test can see both sides.
+// B2B (agent float), Reversal (the refund of a paid prompt) and Transaction Status: the initiator's name,
+// the command, the identifier types, the amount, our short code and the URLs. A wrong SecurityCredential is
+// acknowledged all the same and ends in ResultCode 2001, as on Daraja, where M-Pesa behind the gateway reads
+// it. Each B2B then ends as its PartyB's last four digits script it (fake-b2b-scripts.ts), its Result POSTed
+// to ResultURL in the shapes Daraja really sends (numbers, a bare object for a list, placeholder receipts on
+// failure) so tolerant readers meet them. A reversal names the M-Pesa receipt of a paid prompt the fake
+// issued: the first reversal of it ends 0 with a receipt of its own, a second R000001 (already reversed),
+// one naming a receipt the fake never issued R000002. Transaction Status reports what the fake holds of a
+// B2B or a reversal, since it is how an adapter recovers a lost Result. Every request and every POST is
+// recorded, so a test can see both sides.
 
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -103,6 +106,30 @@ export interface FakeB2bPayment {
 }
 
 /**
+ * A reversal as the fake holds it: the receipt it reversed (or was asked to), and how it ended.
+ *
+ * @example
+ * ```ts
+ * import type { FakeReversal } from '@topup/providers/fakes';
+ *
+ * const refunded = (reversal: FakeReversal) => reversal.ended && String(reversal.resultCode) === '0';
+ * ```
+ */
+export interface FakeReversal {
+  readonly conversationId: string;
+  readonly originatorConversationId: string;
+  /** The TransactionID it named: the receipt of the payment to reverse. */
+  readonly receipt: string;
+  /** Whole shillings. */
+  readonly amount: number;
+  /** M-Pesa's receipt of the reversal itself, once it has ended done. */
+  readonly reversalReceipt: string | undefined;
+  readonly ended: boolean;
+  /** The Result's code, once it has ended: 0, R000001, R000002 or 2001. */
+  readonly resultCode: number | string | undefined;
+}
+
+/**
  * A running fake: where it is, and what it has received, sent and holds.
  *
  * @example
@@ -130,6 +157,8 @@ export interface FakeDaraja {
   readonly callbacks: readonly { readonly url: string; readonly body: unknown; readonly status: number }[];
   /** The B2B payments it holds, oldest first, as they stand at this read. */
   readonly b2bPayments: readonly FakeB2bPayment[];
+  /** The reversals it holds, oldest first, as they stand at this read. */
+  readonly reversals: readonly FakeReversal[];
   /** Issues a token as another process would, invalidating the current one. */
   issueTokenElsewhere(): void;
   close(): Promise<void>;
@@ -195,10 +224,12 @@ interface Prompt {
   readonly phone: number;
   readonly callbackUrl: string;
   ended: boolean;
+  /** M-Pesa's receipt, once it has ended paid: the callback carries it and a reversal names it. */
+  receipt: string | undefined;
 }
 
 /** The callback body Daraja POSTs when a prompt ends: numbers where Daraja sends numbers. */
-function stkCallbackBody(prompt: Prompt, receipt: string): unknown {
+function stkCallbackBody(prompt: Prompt): unknown {
   const paid = prompt.script.resultCode === 0;
   return {
     Body: {
@@ -212,7 +243,7 @@ function stkCallbackBody(prompt: Prompt, receipt: string): unknown {
               CallbackMetadata: {
                 Item: [
                   { Name: 'Amount', Value: prompt.amount },
-                  { Name: 'MpesaReceiptNumber', Value: receipt },
+                  { Name: 'MpesaReceiptNumber', Value: prompt.receipt ?? '' },
                   { Name: 'Balance' },
                   { Name: 'TransactionDate', Value: 20261124102115 },
                   { Name: 'PhoneNumber', Value: prompt.phone },
@@ -335,6 +366,48 @@ function readStatusQuery(
   return { about: receipt === '' ? { conversationId } : { receipt }, resultUrl };
 }
 
+interface ReversalRequest {
+  /** The receipt to reverse. */
+  readonly receipt: string;
+  readonly amount: number;
+  readonly resultUrl: string;
+  readonly queueTimeoutUrl: string;
+}
+
+/** A Reversal request as Daraja's gateway reads it, or the first problem it would find. */
+function readReversalRequest(
+  body: Readonly<Record<string, unknown>>,
+  initiatorName: string,
+  shortCode: string,
+): ReversalRequest | string {
+  const text = (name: string) => textOf(body[name]);
+  if (text('Initiator') !== initiatorName) return 'Invalid Initiator';
+  if (text('CommandID') !== 'TransactionReversal') return 'Invalid CommandID';
+  const receipt = text('TransactionID') ?? '';
+  if (!/^[A-Z0-9]+$/.test(receipt)) return 'Invalid TransactionID';
+  const amount = wholeAmount(body['Amount']);
+  if (amount === undefined) return 'Invalid Amount';
+  if (text('ReceiverParty') !== shortCode) return 'Invalid ReceiverParty';
+  if (text('RecieverIdentifierType') !== '11') return 'Invalid RecieverIdentifierType';
+  if ((text('Remarks') ?? '').length > 100) return 'Invalid Remarks';
+  const resultUrl = text('ResultURL');
+  if (resultUrl === undefined || !isUrl(resultUrl)) return 'Invalid ResultURL';
+  const queueTimeoutUrl = text('QueueTimeOutURL');
+  if (queueTimeoutUrl === undefined || !isUrl(queueTimeoutUrl)) return 'Invalid QueueTimeOutURL';
+  return { receipt, amount, resultUrl, queueTimeoutUrl };
+}
+
+interface Reversal extends Conversation, ReversalRequest {
+  /** How it ends, decided when it is taken: a second reversal of a receipt is refused while the first is open. */
+  readonly end: { readonly resultCode: number | string; readonly resultDesc: string };
+  /** The paid prompt it reverses, when the receipt is one the fake issued. */
+  readonly prompt: Prompt | undefined;
+  /** For one refused as already reversed: the reversal that did it. */
+  readonly reversedBy: Reversal | undefined;
+  reversalReceipt: string | undefined;
+  ended: boolean;
+}
+
 interface B2bPayment extends Conversation, B2bRequest {
   readonly script: B2bScript;
   receipt: string | undefined;
@@ -389,6 +462,28 @@ function b2bResultBody(payment: B2bPayment): unknown {
   });
 }
 
+/** The Result Daraja POSTs when a reversal ends, with the parameters of Daraja's sample on success. */
+function reversalResultBody(reversal: Reversal, shortCode: string): unknown {
+  const { resultCode, resultDesc } = reversal.end;
+  return resultBody(reversal, {
+    resultCode,
+    resultDesc,
+    transactionId: reversal.reversalReceipt ?? placeholderReceipt,
+    parameters: succeeded(resultCode)
+      ? [
+          { Key: 'DebitAccountBalance', Value: 'Utility Account|KES|51661.00|51661.00|0.00|0.00' },
+          { Key: 'Amount', Value: reversal.amount },
+          { Key: 'TransCompletedTime', Value: completedTime },
+          { Key: 'OriginalTransactionID', Value: reversal.receipt },
+          { Key: 'Charge', Value: 0 },
+          { Key: 'CreditPartyPublicName', Value: `${String(reversal.prompt?.phone ?? '')} - Payer` },
+          { Key: 'DebitPartyPublicName', Value: `${shortCode} - Topup` },
+        ]
+      : failureParameters(resultCode),
+    referenceItem: { Key: 'QueueTimeoutURL', Value: reversal.queueTimeoutUrl },
+  });
+}
+
 // Daraja's sample Transaction Status Result carries Occasion without a value.
 const occasion = { Key: 'Occasion' };
 
@@ -403,9 +498,49 @@ function statusRefusedBody(query: Conversation): unknown {
   });
 }
 
-/** Transaction Status's Result: what the fake holds about the B2B asked about, when it holds it. */
-function statusResultBody(query: Conversation, payment: B2bPayment | undefined, shortCode: string): unknown {
-  if (payment === undefined) {
+/** A call Transaction Status can report: a B2B or a reversal, as its Result's parameters tell it. */
+interface HeldCall extends Conversation {
+  readonly status: 'Pending' | 'Completed' | 'Failed';
+  readonly receipt: string | undefined;
+  readonly amount: number;
+  readonly reasonType: string;
+  readonly creditPartyName: string;
+}
+
+function heldPayment(payment: B2bPayment): HeldCall {
+  return {
+    originatorConversationId: payment.originatorConversationId,
+    conversationId: payment.conversationId,
+    status: !payment.ended ? 'Pending' : succeeded(payment.script.resultCode) ? 'Completed' : 'Failed',
+    receipt: payment.receipt,
+    amount: payment.amount,
+    reasonType: 'Business Buy Goods',
+    creditPartyName: `${payment.partyB} - Agent Store`,
+  };
+}
+
+/**
+ * A reversal as Transaction Status tells it. One refused as already reversed is told by the reversal that
+ * did it: the money is back with the payer either way, which is what "check status, then treat as done"
+ * relies on.
+ */
+function heldReversal(reversal: Reversal): HeldCall {
+  const done = reversal.reversedBy ?? reversal;
+  return {
+    originatorConversationId: reversal.originatorConversationId,
+    conversationId: reversal.conversationId,
+    status:
+      !reversal.ended || !done.ended ? 'Pending' : succeeded(done.end.resultCode) ? 'Completed' : 'Failed',
+    receipt: done.reversalReceipt,
+    amount: reversal.amount,
+    reasonType: 'Reversal',
+    creditPartyName: `${String(reversal.prompt?.phone ?? '')} - Payer`,
+  };
+}
+
+/** Transaction Status's Result: what the fake holds about the call asked about, when it holds it. */
+function statusResultBody(query: Conversation, held: HeldCall | undefined, shortCode: string): unknown {
+  if (held === undefined) {
     return resultBody(query, {
       resultCode: 2032,
       resultDesc: 'The transaction is not found.',
@@ -414,20 +549,19 @@ function statusResultBody(query: Conversation, payment: B2bPayment | undefined, 
       referenceItem: occasion,
     });
   }
-  const status = !payment.ended ? 'Pending' : succeeded(payment.script.resultCode) ? 'Completed' : 'Failed';
   return resultBody(query, {
     resultCode: 0,
     resultDesc: 'The service request has been accepted successfully.',
     transactionId: newReceipt(),
     parameters: [
-      ...(payment.receipt === undefined ? [] : [{ Key: 'ReceiptNo', Value: payment.receipt }]),
-      { Key: 'TransactionStatus', Value: status },
-      { Key: 'Amount', Value: payment.amount },
-      { Key: 'ReasonType', Value: 'Business Buy Goods' },
+      ...(held.receipt === undefined ? [] : [{ Key: 'ReceiptNo', Value: held.receipt }]),
+      { Key: 'TransactionStatus', Value: held.status },
+      { Key: 'Amount', Value: held.amount },
+      { Key: 'ReasonType', Value: held.reasonType },
       { Key: 'DebitPartyName', Value: `${shortCode} - Topup` },
-      { Key: 'CreditPartyName', Value: `${payment.partyB} - Agent Store` },
-      { Key: 'OriginatorConversationID', Value: payment.originatorConversationId },
-      { Key: 'ConversationID', Value: payment.conversationId },
+      { Key: 'CreditPartyName', Value: held.creditPartyName },
+      { Key: 'OriginatorConversationID', Value: held.originatorConversationId },
+      { Key: 'ConversationID', Value: held.conversationId },
     ],
     referenceItem: occasion,
   });
@@ -457,6 +591,9 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
   const prompts = new Map<string, Prompt>();
   const payments = new Map<string, B2bPayment>();
   const paymentsByOriginator = new Map<string, B2bPayment>();
+  /** Paid prompts by their receipt, which a reversal names. */
+  const paidPrompts = new Map<string, Prompt>();
+  const reversals: Reversal[] = [];
   const callbacks: { url: string; body: unknown; status: number }[] = [];
   const timers = createFakeTimers();
   const { later } = timers;
@@ -476,12 +613,21 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
     }
     callbacks.push({ url, body, status });
   };
-  const callBack = (prompt: Prompt) => post(prompt.callbackUrl, stkCallbackBody(prompt, newReceipt()));
+  /** Ends a prompt; a paid one gets its receipt, kept for the callbacks and for a reversal. */
+  const endPrompt = (prompt: Prompt) => {
+    prompt.ended = true;
+    if (succeeded(prompt.script.resultCode) && prompt.receipt === undefined) {
+      prompt.receipt = newReceipt();
+      paidPrompts.set(prompt.receipt, prompt);
+    }
+  };
+  // A callback delivered twice is the same callback, receipt and all.
+  const callBack = (prompt: Prompt) => post(prompt.callbackUrl, stkCallbackBody(prompt));
   const end = (prompt: Prompt) => {
     const { delivery } = prompt.script;
     if (delivery === 'never') return;
     later(delivery === 'late' ? promptMs * 10 : promptMs, async () => {
-      prompt.ended = true;
+      endPrompt(prompt);
       if (delivery === 'lost' || delivery === 'before_ack') return;
       await callBack(prompt);
       if (delivery === 'twice') await callBack(prompt);
@@ -509,10 +655,44 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
       if (delivery === 'twice') await post(payment.resultUrl, body);
     });
   };
-  const paymentAbout = (about: StatusQuery['about']) => {
-    if ('receipt' in about)
-      return [...payments.values()].find((payment) => payment.receipt === about.receipt);
-    return paymentsByOriginator.get(about.conversationId) ?? payments.get(about.conversationId);
+  /** Takes a reversal, deciding how it ends: a receipt is reversed once, and only one the fake issued. */
+  const takeReversal = (read: ReversalRequest, credentialRight: boolean): Reversal => {
+    const prompt = paidPrompts.get(read.receipt);
+    const reversedBy = reversals.find(
+      (earlier) => earlier.receipt === read.receipt && succeeded(earlier.end.resultCode),
+    );
+    const ending = !credentialRight
+      ? invalidInitiator
+      : prompt === undefined
+        ? { resultCode: 'R000002', resultDesc: 'The OriginalTransactionID is invalid.' }
+        : reversedBy !== undefined
+          ? { resultCode: 'R000001', resultDesc: 'The transaction has already been reversed' }
+          : { resultCode: 0, resultDesc: 'The service request is processed successfully.' };
+    return {
+      ...newConversation(),
+      ...read,
+      end: { resultCode: ending.resultCode, resultDesc: ending.resultDesc },
+      prompt,
+      reversedBy: String(ending.resultCode) === 'R000001' ? reversedBy : undefined,
+      reversalReceipt: undefined,
+      ended: false,
+    };
+  };
+  const heldAbout = (about: StatusQuery['about']): HeldCall | undefined => {
+    if ('receipt' in about) {
+      const payment = [...payments.values()].find((held) => held.receipt === about.receipt);
+      if (payment !== undefined) return heldPayment(payment);
+      const reversal = reversals.find((held) => held.reversalReceipt === about.receipt);
+      return reversal === undefined ? undefined : heldReversal(reversal);
+    }
+    const payment = paymentsByOriginator.get(about.conversationId) ?? payments.get(about.conversationId);
+    if (payment !== undefined) return heldPayment(payment);
+    const reversal = reversals.find(
+      (held) =>
+        held.originatorConversationId === about.conversationId ||
+        held.conversationId === about.conversationId,
+    );
+    return reversal === undefined ? undefined : heldReversal(reversal);
   };
   const credentialIsRight = (fields: Readonly<Record<string, unknown>>) =>
     passwordInCredential(textOf(fields['SecurityCredential']) ?? '', privateKeyPem) === initiatorPassword;
@@ -562,10 +742,11 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
         phone: Number(fields['PhoneNumber']),
         callbackUrl: String(fields['CallBackURL']),
         ended: false,
+        receipt: undefined,
       };
       prompts.set(prompt.checkoutRequestId, prompt);
       if (prompt.script.delivery === 'before_ack') {
-        prompt.ended = true;
+        endPrompt(prompt);
         await callBack(prompt);
       }
       end(prompt);
@@ -598,6 +779,23 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
       json(response, 200, acceptedAck(payment));
       return;
     }
+    if (url.pathname === '/mpesa/reversal/v1/request' && request.method === 'POST') {
+      const fields = objectOf(body) ?? {};
+      const read = readReversalRequest(fields, initiatorName, options.shortCode);
+      if (typeof read === 'string') {
+        darajaError(response, 400, '400.002.02', `Bad Request - ${read}`);
+        return;
+      }
+      const reversal = takeReversal(read, credentialIsRight(fields));
+      reversals.push(reversal);
+      later(resultDelayMs, () => {
+        reversal.ended = true;
+        if (succeeded(reversal.end.resultCode)) reversal.reversalReceipt = newReceipt();
+        return post(reversal.resultUrl, reversalResultBody(reversal, options.shortCode));
+      });
+      json(response, 200, acceptedAck(reversal));
+      return;
+    }
     if (url.pathname === '/mpesa/transactionstatus/v1/query' && request.method === 'POST') {
       const fields = objectOf(body) ?? {};
       const read = readStatusQuery(fields, initiatorName, options.shortCode);
@@ -613,7 +811,7 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
           read.resultUrl,
           refused
             ? statusRefusedBody(query)
-            : statusResultBody(query, paymentAbout(read.about), options.shortCode),
+            : statusResultBody(query, heldAbout(read.about), options.shortCode),
         ),
       );
       json(response, 200, acceptedAck(query));
@@ -673,6 +871,19 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
           receipt,
           ended,
           resultCode: ended ? script.resultCode : undefined,
+        }),
+      );
+    },
+    get reversals() {
+      return reversals.map(
+        ({ conversationId, originatorConversationId, receipt, amount, reversalReceipt, ended, end }) => ({
+          conversationId,
+          originatorConversationId,
+          receipt,
+          amount,
+          reversalReceipt,
+          ended,
+          resultCode: ended ? end.resultCode : undefined,
         }),
       );
     },

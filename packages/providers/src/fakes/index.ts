@@ -2,7 +2,13 @@
 // `pnpm start:fakes` run the service against, since the real providers cannot be reached from a test.
 
 export { startFakeDaraja } from './fake-daraja.js';
-export type { FakeB2bPayment, FakeDaraja, FakeDarajaOptions, FakeDarajaRequest } from './fake-daraja.js';
+export type {
+  FakeB2bPayment,
+  FakeDaraja,
+  FakeDarajaOptions,
+  FakeDarajaRequest,
+  FakeReversal,
+} from './fake-daraja.js';
 export { passwordInCredential } from './security-credential-check.js';
 export { stkScriptFor } from './fake-stk-scripts.js';
 export type { StkDelivery, StkScript } from './fake-stk-scripts.js';
