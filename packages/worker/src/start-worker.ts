@@ -1,5 +1,5 @@
-// Starts a worker: the provider-results, timeout, interrupted-submission, callback-delivery and
-// idempotency-purge loops over one store, woken by the outbox notification (LISTEN/NOTIFY on PostgreSQL, an in-process signal on the
+// Starts a worker: the provider-results, timeout, interrupted-submission, purchase-chain, callback-delivery
+// and idempotency-purge loops over one store, woken by the outbox notification (LISTEN/NOTIFY on PostgreSQL, an in-process signal on the
 // embedded store) and polling as the fallback. Any number of workers may share one PostgreSQL database.
 
 import { outboxChannel } from '@topup/ledger';
@@ -14,6 +14,7 @@ import { resumeInterruptedSubmissions } from './loops/interrupted-submissions.js
 import { startPollLoop } from './loops/poll-loop.js';
 import type { PollLoop } from './loops/poll-loop.js';
 import { applyProviderResults } from './loops/provider-results.js';
+import { advancePurchaseChains } from './loops/purchase-chains.js';
 import { applyPushedResults } from './loops/pushed-results.js';
 import { cancelTimedOutTransactions } from './loops/transaction-timeouts.js';
 import { providerTablesReady } from '@topup/providers';
@@ -130,6 +131,28 @@ export function startWorker(options: StartWorkerOptions): RunningWorker {
           now,
         }),
     }),
+    // Only live providers carry a purchase's legs apart; the simulator plays payer and carrier at once.
+    ...(providers.providers.some((provider) => provider.laterLegs !== undefined)
+      ? [
+          startPollLoop({
+            name: 'purchase chains',
+            intervalMs: settings.resultPollIntervalMs,
+            logger,
+            round: () =>
+              advancePurchaseChains({
+                ledger,
+                providers,
+                logger,
+                batchSize: settings.batchSize,
+                providerTimeoutMs: settings.providerTimeoutMs,
+                queryAfterMs: settings.providerQueryAfterMs,
+                timeoutMs: settings.transactionTimeoutMs,
+                reconciliationWindowMs: settings.reconciliationWindowMs,
+                now,
+              }),
+          }),
+        ]
+      : []),
     startPollLoop({
       name: 'idempotency purge',
       intervalMs: settings.idempotencyPurgeIntervalMs,

@@ -7,7 +7,7 @@
 
 import type { Ledger, TransactionRecord } from '@topup/ledger';
 import { answerWithin, late } from './answer-within.js';
-import type { Provider, SubmitResult } from '@topup/providers';
+import type { LegOrder, Provider, SubmitResult } from '@topup/providers';
 
 /** The reason a caller reads when a provider failed in a way of its own (the log has the detail). */
 export const PROVIDER_FAILED = 'the provider failed to take the transaction';
@@ -22,19 +22,19 @@ export type SubmitAnswer =
   | (SubmitResult & { readonly detail?: string })
   | { readonly kind: 'unknown'; readonly reason: string; readonly detail?: string };
 
-function judged(provider: Provider, answer: SubmitAnswer): SubmitAnswer {
+function judged(provider: Pick<Provider, 'idempotentSubmissions'>, answer: SubmitAnswer): SubmitAnswer {
   if (answer.kind !== 'unavailable' || answer.taken === false || provider.idempotentSubmissions)
     return answer;
   return { ...answer, kind: 'unknown' };
 }
 
-export async function submitWithin(
-  provider: Provider,
-  transaction: TransactionRecord,
+async function answerOf(
+  provider: Pick<Provider, 'idempotentSubmissions'>,
+  submission: () => Promise<SubmitResult>,
   timeoutMs: number,
 ): Promise<SubmitAnswer> {
   try {
-    const answer = await answerWithin(provider.submit(transaction), timeoutMs);
+    const answer = await answerWithin(submission(), timeoutMs);
     return judged(provider, answer === late ? { kind: 'unavailable', reason: PROVIDER_SILENT } : answer);
   } catch (error) {
     return judged(provider, {
@@ -43,6 +43,32 @@ export async function submitWithin(
       detail: error instanceof Error ? error.message : String(error),
     });
   }
+}
+
+export function submitWithin(
+  provider: Provider,
+  transaction: TransactionRecord,
+  timeoutMs: number,
+): Promise<SubmitAnswer> {
+  return answerOf(provider, () => provider.submit(transaction), timeoutMs);
+}
+
+/** `submitWithin` for a leg after the first; a provider that carries no such leg fails it. */
+export function submitLegWithin(
+  provider: Provider,
+  order: LegOrder,
+  timeoutMs: number,
+): Promise<SubmitAnswer> {
+  return answerOf(
+    provider,
+    () =>
+      provider.submitLeg === undefined
+        ? Promise.reject(
+            new Error(`Expected ${provider.name} to carry ${order.kind} legs, but it carries none.`),
+          )
+        : provider.submitLeg(order),
+    timeoutMs,
+  );
 }
 
 /**

@@ -61,6 +61,11 @@ export interface WorkerSettings {
    * when the server in the same process listens on loopback alone.
    */
   readonly allowLoopbackCallbacks?: boolean;
+  /**
+   * PEM certificates trusted for https callbacks besides Node's own list (CALLBACK_CA_FILE): for receivers
+   * whose certificates a private CA issued.
+   */
+  readonly callbackTrustedCertificates?: readonly string[];
 }
 
 export interface ResolvedWorkerSettings {
@@ -81,6 +86,7 @@ export interface ResolvedWorkerSettings {
   readonly deliveryTimeoutMs: number;
   readonly allowPrivateCallbackNetworks: boolean;
   readonly allowLoopbackCallbacks: boolean;
+  readonly callbackTrustedCertificates: readonly string[];
   /** How long a claimed callback is ours: longer than an attempt, so no other worker sends it meanwhile. */
   readonly deliveryLeaseMs: number;
   /**
@@ -159,6 +165,7 @@ export function resolveWorkerSettings(settings: WorkerSettings): ResolvedWorkerS
     deliveryTimeoutMs,
     allowPrivateCallbackNetworks: settings.allowPrivateCallbackNetworks ?? false,
     allowLoopbackCallbacks: settings.allowLoopbackCallbacks ?? false,
+    callbackTrustedCertificates: settings.callbackTrustedCertificates ?? [],
     deliveryLeaseMs: 2 * deliveryTimeoutMs + LEASE_MARGIN_MS,
     deliveryStartWindowMs: deliveryTimeoutMs,
     interruptedAfterMs: settings.providerTimeoutMs + SUBMISSION_MARGIN_MS,

@@ -73,7 +73,10 @@ export class CallbackDispatcher {
 
   constructor(options: CallbackDispatcherOptions) {
     this.#options = options;
-    this.#client = new CallbackHttpClient({ maxSocketsPerHost: options.settings.perEndpointConcurrency });
+    this.#client = new CallbackHttpClient({
+      maxSocketsPerHost: options.settings.perEndpointConcurrency,
+      trustedCertificates: options.settings.callbackTrustedCertificates,
+    });
     this.#endpoints = new KeyedConcurrencyLimiter(options.settings.perEndpointConcurrency);
   }
 

@@ -6,6 +6,7 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { rootCertificates } from 'node:tls';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { ResolvedAddress } from '../callback-url-policy.js';
@@ -39,6 +40,8 @@ export type CallbackPostResult =
 export interface CallbackHttpClientOptions {
   /** Connections kept per receiver (host and port). */
   readonly maxSocketsPerHost: number;
+  /** PEM certificates trusted for https receivers besides Node's own list (a receiver's private CA). */
+  readonly trustedCertificates?: readonly string[];
 }
 
 class DeadlineExceeded extends Error {}
@@ -82,7 +85,10 @@ export class CallbackHttpClient {
       scheduling: 'lifo' as const,
     };
     this.#http = new HttpAgent(agentOptions);
-    this.#https = new HttpsAgent(agentOptions);
+    const extra = options.trustedCertificates ?? [];
+    this.#https = new HttpsAgent(
+      extra.length === 0 ? agentOptions : { ...agentOptions, ca: [...rootCertificates, ...extra] },
+    );
   }
 
   /** Posts one callback; never throws, every outcome is a result. */

@@ -36,6 +36,7 @@ function harness(
         calls.push(`complete ${reference} ${input.providerCode}`);
         return done();
       },
+      noteLeg: () => Promise.reject(new Error('Expected no leg of a later step to be noted.')),
       noteUnsettledLeg: (reference, leg) => {
         calls.push(`noted ${reference} ${leg.state}`);
         return Promise.resolve(true);

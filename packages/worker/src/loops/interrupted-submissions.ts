@@ -8,6 +8,7 @@
 
 import type { Ledger, TransactionRecord } from '@topup/ledger';
 import type { Logger } from 'pino';
+import { firstLegNetwork } from '@topup/providers';
 import type { Provider, ProviderRoutes, ProviderStatus } from '@topup/providers';
 import { answerWithin, late } from '../answer-within.js';
 import { holdUnknownSubmission, submitWithin } from '../submit-within.js';
@@ -18,7 +19,7 @@ import { applyProviderResult } from './provider-results.js';
 export interface InterruptedSubmissionsDependencies {
   readonly ledger: Pick<
     Ledger,
-    'listUnsubmitted' | 'markSubmitted' | 'cancel' | 'complete' | 'noteUnsettledLeg'
+    'listUnsubmitted' | 'markSubmitted' | 'cancel' | 'complete' | 'noteUnsettledLeg' | 'noteLeg'
   >;
   /** The provider of each transaction's network is the one it is submitted to. */
   readonly providers: Pick<ProviderRoutes, 'forNetwork'>;
@@ -70,7 +71,8 @@ async function resume(
   transaction: TransactionRecord,
 ): Promise<void> {
   const { ledger, logger, metrics } = deps;
-  const { reference, network } = transaction;
+  const { reference } = transaction;
+  const network = firstLegNetwork(transaction);
   const provider = deps.providers.forNetwork(network);
   if (provider === undefined) {
     // PROVIDERS changed since it was made: it is never sent elsewhere. Noting its leg keeps it out of the

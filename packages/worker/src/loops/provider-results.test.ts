@@ -40,6 +40,10 @@ function harness(ready: ProviderResult[], answer: (reference: string) => Resolve
         );
         return respond(reference);
       },
+      noteLeg: (reference, step) => {
+        calls.push(`note ${reference} ${step.kind} ${step.state} ${step.providerReference ?? ''}`);
+        return Promise.resolve(true);
+      },
     },
     provider: {
       name: 'fake',
@@ -113,5 +117,28 @@ describe('applyProviderResults', () => {
       transaction: transaction('completed'),
     }));
     expect((await applyProviderResults(deps)).more).toBe(true);
+  });
+
+  it('moves a purchase carried by two providers on by the leg each result names', async () => {
+    const { deps, calls, transaction } = harness(
+      [
+        result('TX7-payment', 'completed'),
+        result('TX8-payment', 'declined'),
+        result('TX9-delivery', 'completed'),
+        result('TX10-delivery', 'declined'),
+        result('TX11-refund', 'completed'),
+        result('TX12-refund', 'declined'),
+      ],
+      () => ({ kind: 'resolved', transaction: transaction('completed') }),
+    );
+    await applyProviderResults(deps);
+    expect(calls).toEqual([
+      'note TX7 payment succeeded SIM-TX7-payment',
+      'cancel TX8 payment declined SIM-TX8-payment collected=false',
+      'complete TX9 SIM-TX9-delivery',
+      'note TX10 delivery failed SIM-TX10-delivery',
+      'cancel TX11 the airtime could not be delivered; the payment was refunded SIM-TX11-refund collected=true',
+      'note TX12 refund failed SIM-TX12-refund',
+    ]);
   });
 });

@@ -4,27 +4,37 @@
 // timeout) is recorded in the log and acknowledged, never applied. A result is acknowledged only after the
 // ledger took it, so a crash in between applies it again, which the ledger answers `already_resolved`.
 
-import type { Ledger, ResolveOutcome } from '@topup/ledger';
+import { parseLegId } from '@topup/ledger';
+import type { Ledger } from '@topup/ledger';
 import type { Logger } from 'pino';
 import type { Provider, ProviderResult } from '@topup/providers';
 import type { WorkerMetrics } from '../worker-metrics.js';
+import { applyLegResult, type LegResultLedger, type ResultApplication } from './leg-results.js';
 import type { RoundResult } from './poll-loop.js';
 
 export interface ProviderResultsDependencies {
-  readonly ledger: Pick<Ledger, 'complete' | 'cancel'>;
+  readonly ledger: Pick<Ledger, 'complete' | 'cancel' | 'noteLeg'>;
   readonly provider: Provider;
   readonly logger: Logger;
   readonly metrics: WorkerMetrics;
   readonly batchSize: number;
 }
 
-/** Resolves the transaction a provider result is about, as the result says; `provider` is named on its legs. */
+/**
+ * Applies a provider's result as it says: a result about a whole transaction resolves it; one about a leg
+ * of a purchase (named by its leg id) moves that purchase's chain on. `provider` is named on its legs.
+ */
 export function applyProviderResult(
-  ledger: Pick<Ledger, 'complete' | 'cancel'>,
+  ledger: LegResultLedger,
   result: ProviderResult,
   provider: string,
-): Promise<ResolveOutcome> {
-  const { reference, providerCode } = result;
+): Promise<ResultApplication> {
+  const leg = parseLegId(result.reference);
+  if (leg !== undefined && leg.kind !== 'disbursement') {
+    return applyLegResult(ledger, { reference: leg.reference, kind: leg.kind }, result, provider);
+  }
+  const reference = leg?.reference ?? result.reference;
+  const { providerCode } = result;
   switch (result.outcome) {
     case 'completed':
       return ledger.complete(reference, { providerCode, provider });
@@ -67,9 +77,14 @@ export async function applyProviderResults(deps: ProviderResultsDependencies): P
     }
     taken.push(result.id);
     const resolution = answer.value;
-    metrics.providerResults.inc({ outcome: result.outcome, applied: String(resolution.kind === 'resolved') });
+    const applied = resolution.kind === 'resolved' || resolution.kind === 'leg_noted';
+    metrics.providerResults.inc({ outcome: result.outcome, applied: String(applied) });
     if (resolution.kind === 'resolved') {
       logger.info({ ...context, state: resolution.transaction.state }, 'provider result applied');
+    } else if (resolution.kind === 'leg_noted') {
+      logger.info(context, 'provider result noted on its leg');
+    } else if (resolution.kind === 'leg_unchanged') {
+      logger.debug(context, 'provider result about a leg already ended, or a transaction resolved');
     } else if (
       resolution.kind === 'already_resolved' &&
       resolution.transaction.state === stateAfter(result)

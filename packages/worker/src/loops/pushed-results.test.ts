@@ -38,7 +38,11 @@ describe('applyPushedResults with reports named by provider ids', () => {
   let store: Store;
   let clock = new Date('2026-11-26T10:00:00.000Z');
   const applied: string[] = [];
-  const ledger: Pick<Ledger, 'complete' | 'cancel'> = {
+  const ledger: Pick<Ledger, 'complete' | 'cancel' | 'noteLeg'> = {
+    noteLeg: (reference, step) => {
+      applied.push(`note ${reference} ${step.kind} ${step.state}`);
+      return Promise.resolve(true);
+    },
     complete: (reference, input) => {
       applied.push(`complete ${reference} ${input.providerCode}`);
       return Promise.resolve({ kind: 'not_found' });

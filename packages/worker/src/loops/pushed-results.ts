@@ -15,7 +15,7 @@ import { applyProviderResult } from './provider-results.js';
 
 export interface PushedResultsDependencies {
   readonly store: Queryable;
-  readonly ledger: Pick<Ledger, 'complete' | 'cancel'>;
+  readonly ledger: Pick<Ledger, 'complete' | 'cancel' | 'noteLeg'>;
   readonly providers: Pick<ProviderRoutes, 'named'>;
   readonly logger: Logger;
   readonly batchSize: number;

@@ -58,6 +58,7 @@ function harness(
         calls.push(`cancel ${reference} ${input.reason}`);
         return resolved(reference);
       },
+      noteLeg: () => Promise.reject(new Error('Expected no leg of a later step to be noted.')),
       noteUnsettledLeg: (reference, leg) => {
         noted.push({
           reference,

@@ -10,16 +10,19 @@
 import type { Ledger, ResolveOutcome, TransactionRecord } from '@topup/ledger';
 import type { Logger } from 'pino';
 import { answerWithin, late } from '../answer-within.js';
+import { firstLegNetwork } from '@topup/providers';
 import type { Provider, ProviderStatus } from '@topup/providers';
 import type { WorkerMetrics } from '../worker-metrics.js';
 import type { RoundResult } from './poll-loop.js';
+import type { ResultApplication } from './leg-results.js';
 import { applyProviderResult } from './provider-results.js';
+import { nextQueryDelayMs } from './query-backoff.js';
 
 /** The reason a timed-out transaction carries in its cancellation callback. */
 export const TIMEOUT_REASON = 'no result from the provider within the timeout';
 
 export interface TransactionTimeoutsDependencies {
-  readonly ledger: Pick<Ledger, 'listExpired' | 'complete' | 'cancel' | 'noteUnsettledLeg'>;
+  readonly ledger: Pick<Ledger, 'listExpired' | 'complete' | 'cancel' | 'noteUnsettledLeg' | 'noteLeg'>;
   /** The provider of each transaction's network is the one asked about it. */
   readonly providers: {
     forNetwork(network: string): Pick<Provider, 'name' | 'query' | 'acknowledge'> | undefined;
@@ -37,12 +40,9 @@ export interface TransactionTimeoutsDependencies {
   readonly now: () => Date;
 }
 
-/** The longest wait between two questions about one unsettled transaction. */
-const MAX_QUERY_INTERVAL_MS = 15 * 60_000;
-
 /** What became of one transaction in a round. */
 type Settlement =
-  | { readonly kind: 'result'; readonly outcome: ResolveOutcome }
+  | { readonly kind: 'result'; readonly outcome: ResultApplication }
   | { readonly kind: 'timed_out'; readonly outcome: ResolveOutcome }
   | {
       readonly kind: 'left';
@@ -59,7 +59,7 @@ async function leave(
   const now = deps.now();
   const ageMs = now.getTime() - transaction.createdAt.getTime();
   const review = ageMs >= deps.timeoutMs + deps.reconciliationWindowMs;
-  const waitMs = Math.min(Math.max(deps.queryAfterMs, ageMs / 2), MAX_QUERY_INTERVAL_MS);
+  const waitMs = nextQueryDelayMs(deps.queryAfterMs, ageMs);
   await deps.ledger.noteUnsettledLeg(transaction.reference, {
     state: why === 'pending' ? 'pending' : 'unknown',
     provider,
@@ -73,7 +73,8 @@ async function settle(
   deps: TransactionTimeoutsDependencies,
   transaction: TransactionRecord,
 ): Promise<Settlement> {
-  const { reference, network } = transaction;
+  const { reference } = transaction;
+  const network = firstLegNetwork(transaction);
   const provider = deps.providers.forNetwork(network);
   if (provider === undefined) {
     // PROVIDERS changed since it was made: nobody can be asked, so nothing is done on a guess.
