@@ -95,6 +95,20 @@ describe('the service configuration', () => {
     ]);
   });
 
+  it('reads the certificates CALLBACK_CA_FILE names, and refuses a file that holds none', () => {
+    const bundle = fileURLToPath(
+      new URL('../../providers/src/fakes/fixtures/fake-daraja-certificate.pem', import.meta.url),
+    );
+    const trusted = loadConfig({ CALLBACK_CA_FILE: bundle }).callbackTrustedCertificates;
+    expect(trusted).toHaveLength(1);
+    expect(trusted[0]).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    expect(loadConfig({}).callbackTrustedCertificates).toEqual([]);
+    const notACertificate = fileURLToPath(new URL('./config.ts', import.meta.url));
+    expect(problemsOf({ CALLBACK_CA_FILE: notACertificate })).toEqual([
+      `CALLBACK_CA_FILE: expected one or more PEM certificates, the file holds none (received ${JSON.stringify(notACertificate)})`,
+    ]);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).port).toBe(8080);
   });
@@ -108,7 +122,7 @@ describe('the service configuration', () => {
 
   it('refuses a provider this build does not have, naming the ones it has', () => {
     expect(problemsOf({ TOPUP_MODE: 'live', PROVIDERS: 'MoneyNetA=mpesa', ...callsBack })).toEqual([
-      'PROVIDERS: expected a live provider this build has (daraja) for MoneyNetA, received "mpesa" (received "MoneyNetA=mpesa")',
+      'PROVIDERS: expected a live provider this build has (daraja, africastalking) for MoneyNetA, received "mpesa" (received "MoneyNetA=mpesa")',
     ]);
     const problems = (() => {
       try {
@@ -241,7 +255,8 @@ describe('the service configuration', () => {
     };
     const schema =
       (await block('config.ts', 'const environmentSchema', '\n});')) +
-      (await block('daraja-config.ts', 'export const darajaEnvironment', '\n};'));
+      (await block('daraja-config.ts', 'export const darajaEnvironment', '\n};')) +
+      (await block('africastalking-config.ts', 'export const africasTalkingEnvironment', '\n};'));
     // INIT_CWD is set by pnpm, not by an operator.
     const read = [...schema.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)]
       .map((match) => match[1])
@@ -317,8 +332,46 @@ describe('the configuration of live providers', () => {
       }),
     ).toEqual([
       'PROVIDERS: expected daraja on money networks only (it moves money, a carrier delivers airtime), received CarrierA=daraja (received "MoneyNetA=daraja,CarrierA=daraja")',
+      'DARAJA_PASSKEY: expected a value: PROVIDERS names daraja and a carrier, so M-Pesa collects purchases by STK push (received nothing)',
       expect.stringMatching(/^DARAJA_CERTIFICATE: expected a readable PEM file \(ENOENT/),
     ]);
+  });
+
+  it('reads the STK push settings when purchases can be made, the paybill defaulting to the short code', () => {
+    expect(loadConfig(daraja).daraja?.stk).toBeUndefined();
+    const purchases = loadConfig({
+      ...daraja,
+      PROVIDERS: 'MoneyNetA=daraja,CarrierA=africastalking',
+      DARAJA_PASSKEY: 'passkey-value',
+      AT_USERNAME: 'topup',
+      AT_API_KEY: 'at-key-value',
+    });
+    expect(purchases.daraja?.stk).toEqual({
+      passkey: 'passkey-value',
+      transactionType: 'CustomerPayBillOnline',
+      partyB: '600992',
+    });
+    expect(purchases.africasTalking).toEqual({
+      baseUrl: 'https://api.africastalking.com',
+      username: 'topup',
+      apiKey: 'at-key-value',
+    });
+  });
+
+  it('asks for Africa’s Talking’s credentials when PROVIDERS names it, on carriers only, never printing the key', () => {
+    const problems = problemsOf({
+      ...daraja,
+      PROVIDERS: 'MoneyNetA=daraja,MoneyNetB=africastalking,CarrierA=africastalking',
+      DARAJA_PASSKEY: 'passkey-value',
+      AT_API_KEY: 'at-key-value',
+      DARAJA_TRANSACTION_TYPE: 'CustomerPayOnline',
+    });
+    expect(problems).toEqual([
+      'DARAJA_TRANSACTION_TYPE: expected one of CustomerPayBillOnline, CustomerBuyGoodsOnline (received "CustomerPayOnline")',
+      'PROVIDERS: expected africastalking on carriers only (it delivers airtime, a money network moves money), received MoneyNetB=africastalking (received "MoneyNetA=daraja,MoneyNetB=africastalking,CarrierA=africastalking")',
+      'AT_USERNAME: expected a value: PROVIDERS names africastalking (received nothing)',
+    ]);
+    expect(problems.join('\n')).not.toContain('at-key-value');
   });
 
   it('takes PUBLIC_BASE_URL as https, or http on loopback only, and never prints a secret', () => {

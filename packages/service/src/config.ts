@@ -11,6 +11,13 @@ import {
   darajaEnvironment,
   type DarajaConfig,
 } from './daraja-config.js';
+import {
+  africasTalkingConfigOf,
+  africasTalkingEnvironment,
+  checkAfricasTalkingVariables,
+  type AfricasTalkingConfig,
+} from './africastalking-config.js';
+import { certificatesAt, trustedCertificatesOf } from './callback-ca-file.js';
 import { providerMap } from './provider-map.js';
 import { sourceList } from './source-ranges.js';
 
@@ -92,12 +99,14 @@ const environmentSchema = z.object({
   PROVIDER_WEBHOOK_SOURCES: sourceList.optional(),
   PROVIDERS: providerMap.optional(),
   ...darajaEnvironment,
+  ...africasTalkingEnvironment,
   PROVIDER_QUERY_AFTER_SECONDS: integer(1, 86_400).default(60),
   RECONCILIATION_WINDOW_SECONDS: integer(1, 86_400 * 30).default(86_400),
   CALLBACK_RETRY_SCHEDULE: retrySchedule.default([0, 5, 300, 1_800, 7_200, 18_000, 36_000, 36_000]),
   CALLBACK_SLOW_DOWN_FLOOR_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
   CALLBACK_SECRET_GRACE_SECONDS: integer(0, 86_400 * 30).default(86_400),
   CALLBACK_ALLOW_PRIVATE_NETWORKS: flag.default(false),
+  CALLBACK_CA_FILE: z.string().min(1).optional(),
   CALLBACK_MAX_ENDPOINTS: integer(1, 1_000).default(10),
   IDEMPOTENCY_WAIT_MS: integer(0, 60_000).default(10_000),
   IDEMPOTENCY_PURGE_INTERVAL_SECONDS: integer(1, 86_400).default(300),
@@ -150,9 +159,15 @@ const checkedEnvironmentSchema = (liveProviders: readonly string[]) =>
           });
         }
       }
+      if (parsed.CALLBACK_CA_FILE !== undefined) {
+        const read = certificatesAt(parsed.CALLBACK_CA_FILE);
+        if ('problem' in read)
+          ctx.addIssue({ code: 'custom', path: ['CALLBACK_CA_FILE'], message: read.problem });
+      }
       checkProviders(parsed, liveProviders, ctx);
       if (parsed.TOPUP_MODE === 'live' && parsed.PROVIDERS instanceof Map) {
         checkProviderVariables(parsed, parsed.PROVIDERS, ctx);
+        checkAfricasTalkingVariables(parsed, parsed.PROVIDERS, ctx);
       }
     },
     { when: () => true },
@@ -242,6 +257,8 @@ export interface Config {
   readonly publicBaseUrl: string | undefined;
   /** M-Pesa through Daraja, when PROVIDERS names daraja. */
   readonly daraja: DarajaConfig | undefined;
+  /** Africa's Talking airtime, when PROVIDERS names africastalking. */
+  readonly africasTalking: AfricasTalkingConfig | undefined;
   /**
    * A provider's own list of who may call its webhook routes (DARAJA_ALLOWED_SOURCES), used for its routes
    * instead of `providerWebhookSources`.
@@ -257,6 +274,8 @@ export interface Config {
   readonly callbackSecretGraceSeconds: number;
   /** Callbacks may reach private networks and loopback (CALLBACK_ALLOW_PRIVATE_NETWORKS). */
   readonly callbackAllowPrivateNetworks: boolean;
+  /** PEM certificates trusted for https callbacks besides Node's own list, read from CALLBACK_CA_FILE. */
+  readonly callbackTrustedCertificates: readonly string[];
   /** Callback endpoints an account may have (removed ones do not count). */
   readonly callbackMaxEndpoints: number;
   readonly idempotencyWaitMs: number;
@@ -294,7 +313,7 @@ function shown(value: string | undefined): string {
 }
 
 /** Variables whose values are credentials: a problem with one never prints it. */
-const secretVariable = /(SECRET|PASSWORD|_KEY|TOKEN)$/;
+const secretVariable = /(SECRET|PASSWORD|_KEY|TOKEN|PASSKEY)$/;
 
 function describe(environment: Record<string, string | undefined>, issue: z.core.$ZodIssue): string {
   const name = issue.path.join('.');
@@ -347,6 +366,8 @@ export function loadConfig(
     providers: env.PROVIDERS ?? new Map(),
     publicBaseUrl: env.PUBLIC_BASE_URL,
     daraja,
+    africasTalking:
+      env.TOPUP_MODE === 'live' ? africasTalkingConfigOf(env, env.PROVIDERS ?? new Map()) : undefined,
     providerSources: new Map(
       daraja === undefined || daraja.allowedSources.length === 0 ? [] : [['daraja', daraja.allowedSources]],
     ),
@@ -356,6 +377,7 @@ export function loadConfig(
     callbackSlowDownFloorSeconds: env.CALLBACK_SLOW_DOWN_FLOOR_SECONDS,
     callbackSecretGraceSeconds: env.CALLBACK_SECRET_GRACE_SECONDS,
     callbackAllowPrivateNetworks: env.CALLBACK_ALLOW_PRIVATE_NETWORKS,
+    callbackTrustedCertificates: trustedCertificatesOf(env.CALLBACK_CA_FILE),
     callbackMaxEndpoints: env.CALLBACK_MAX_ENDPOINTS,
     idempotencyWaitMs: env.IDEMPOTENCY_WAIT_MS,
     idempotencyPurgeIntervalSeconds: env.IDEMPOTENCY_PURGE_INTERVAL_SECONDS,

@@ -1,5 +1,6 @@
 // The variables live mode needs for providers that call back (PUBLIC_BASE_URL) and for M-Pesa through
-// Daraja (DARAJA_*). They are read with the rest of the configuration, so one start lists every problem;
+// Daraja (DARAJA_*: the app, the initiator of B2B, reversals and status queries, and the STK push that
+// collects purchases). They are read with the rest of the configuration, so one start lists every problem;
 // each is required only when PROVIDERS names a provider that uses it. The initiator's certificate is read
 // at start, so a wrong path or a file that is no certificate stops the start rather than the first float.
 
@@ -26,6 +27,8 @@ const publicBaseUrl = z
   .transform((text) => text.replace(/\/+$/, ''));
 
 const b2bCommands = ['BusinessBuyGoods', 'BusinessPayBill', 'BusinessPayToBulk'] as const;
+const stkTransactionTypes = ['CustomerPayBillOnline', 'CustomerBuyGoodsOnline'] as const;
+const shortCode = z.string().regex(/^\d{5,7}$/, 'expected a short code of 5 to 7 digits');
 
 /**
  * The addresses Safaricom says its callbacks come from (its getting-started page, as the SDKs cite it).
@@ -46,10 +49,12 @@ export const darajaEnvironment = {
     .default('https://api.safaricom.co.ke'),
   DARAJA_CONSUMER_KEY: z.string().min(1).optional(),
   DARAJA_CONSUMER_SECRET: z.string().min(1).optional(),
-  DARAJA_SHORTCODE: z
-    .string()
-    .regex(/^\d{5,7}$/, 'expected a short code of 5 to 7 digits')
-    .optional(),
+  DARAJA_SHORTCODE: shortCode.optional(),
+  DARAJA_PASSKEY: z.string().min(1).optional(),
+  DARAJA_TRANSACTION_TYPE: z
+    .enum(stkTransactionTypes, { error: `expected one of ${stkTransactionTypes.join(', ')}` })
+    .default('CustomerPayBillOnline'),
+  DARAJA_PARTY_B: shortCode.optional(),
   DARAJA_INITIATOR_NAME: z.string().min(1).optional(),
   DARAJA_INITIATOR_PASSWORD: z.string().min(1).optional(),
   DARAJA_CERTIFICATE: z.string().min(1).optional(),
@@ -72,6 +77,18 @@ export interface DarajaConfig {
   /** The certificate's PEM text, read from DARAJA_CERTIFICATE at start. */
   readonly certificatePem: string;
   readonly b2bCommandId: (typeof b2bCommands)[number];
+  /**
+   * How M-Pesa collects a purchase's payment by STK push: set when PROVIDERS names daraja and a carrier, so
+   * that purchases can be made.
+   */
+  readonly stk:
+    | {
+        readonly passkey: string;
+        readonly transactionType: (typeof stkTransactionTypes)[number];
+        /** The paybill or till paid: DARAJA_PARTY_B, or the short code. */
+        readonly partyB: string;
+      }
+    | undefined;
   /** Who may call Daraja's webhook routes; empty: the routes take PROVIDER_WEBHOOK_SOURCES. */
   readonly allowedSources: readonly string[];
 }
@@ -84,6 +101,11 @@ const required = [
   'DARAJA_INITIATOR_PASSWORD',
   'DARAJA_CERTIFICATE',
 ] as const;
+
+/** Purchases can be made: a carrier is served beside Daraja, which then collects their payments. */
+function takesPurchases(providers: ReadonlyMap<string, string>): boolean {
+  return [...providers.keys()].some((network) => network.startsWith('Carrier'));
+}
 
 /** The certificate's text, or the problem with the file. */
 function certificateAt(path: string): { pem: string } | { problem: string } {
@@ -136,6 +158,12 @@ export function checkProviderVariables(
   for (const variable of required.filter((name) => env[name] === undefined)) {
     missing(variable, 'PROVIDERS names daraja');
   }
+  if (takesPurchases(providers) && env.DARAJA_PASSKEY === undefined) {
+    missing(
+      'DARAJA_PASSKEY',
+      'PROVIDERS names daraja and a carrier, so M-Pesa collects purchases by STK push',
+    );
+  }
   if (env.DARAJA_CERTIFICATE === undefined) return;
   const certificate = certificateAt(env.DARAJA_CERTIFICATE);
   if ('problem' in certificate) {
@@ -160,6 +188,14 @@ export function darajaConfigOf(
     initiatorPassword: env.DARAJA_INITIATOR_PASSWORD ?? '',
     certificatePem: certificate.pem,
     b2bCommandId: env.DARAJA_B2B_COMMAND_ID,
+    stk:
+      env.DARAJA_PASSKEY === undefined || !takesPurchases(providers)
+        ? undefined
+        : {
+            passkey: env.DARAJA_PASSKEY,
+            transactionType: env.DARAJA_TRANSACTION_TYPE,
+            partyB: env.DARAJA_PARTY_B ?? env.DARAJA_SHORTCODE ?? '',
+          },
     allowedSources: env.DARAJA_ALLOWED_SOURCES,
   };
 }

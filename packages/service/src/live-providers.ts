@@ -2,7 +2,7 @@
 // from the configuration and the store; the money networks and carriers it serves are PROVIDERS' choice.
 
 import type { Store } from '@topup/ledger';
-import { createDarajaProvider, securityCredential } from '@topup/providers';
+import { createAfricasTalkingProvider, createDarajaProvider, securityCredential } from '@topup/providers';
 import type { Provider } from '@topup/providers';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -41,12 +41,36 @@ function daraja({ config, store, logger }: LiveProviderContext): Provider {
     initiatorName: settings.initiatorName,
     securityCredential: securityCredential(settings.initiatorPassword, settings.certificatePem),
     b2bCommandId: settings.b2bCommandId,
+    ...(settings.stk === undefined ? {} : { stk: settings.stk }),
     webhookUrl: webhookUrlOf(config, 'daraja'),
   });
 }
 
+function africasTalking({ config, store, logger }: LiveProviderContext): Provider {
+  const settings = config.africasTalking;
+  if (settings === undefined) throw new Error('Expected the AT_* configuration, received none.');
+  // Set in Africa's Talking's dashboard, not per call: the operator needs to see it.
+  logger.info(
+    {
+      provider: 'africastalking',
+      statusCallbackUrl: `${webhookUrlOf(config, 'africastalking')}/airtime-status`,
+    },
+    'set this airtime status callback URL in the Africa’s Talking dashboard',
+  );
+  return createAfricasTalkingProvider({
+    store,
+    baseUrl: settings.baseUrl,
+    username: settings.username,
+    apiKey: settings.apiKey,
+    timeoutMs: config.providerTimeoutMs,
+  });
+}
+
 /**
- * M-Pesa through Daraja (agent float by B2B, experimental). The Africa's Talking adapter registers here
- * when it lands; until then PROVIDERS naming it is refused at start.
+ * M-Pesa through Daraja (purchases' payments by STK push and their refunds by reversal; agent float by B2B,
+ * experimental) and Africa's Talking (airtime delivered on every carrier).
  */
-export const liveProviders: ReadonlyMap<string, LiveProviderFactory> = new Map([['daraja', daraja]]);
+export const liveProviders: ReadonlyMap<string, LiveProviderFactory> = new Map([
+  ['daraja', daraja],
+  ['africastalking', africasTalking],
+]);

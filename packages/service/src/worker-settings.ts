@@ -21,6 +21,7 @@ export function workerSettingsOf(config: Config, placement: { apiInProcess: bool
     providerTimeoutMs: config.providerTimeoutMs,
     idempotencyPurgeIntervalMs: config.idempotencyPurgeIntervalSeconds * 1000,
     allowPrivateCallbackNetworks: config.callbackAllowPrivateNetworks,
+    callbackTrustedCertificates: config.callbackTrustedCertificates,
     allowLoopbackCallbacks: placement.apiInProcess && listensOnLoopbackAlone(config.host),
   };
 }

@@ -16,7 +16,7 @@ import type {
   StoredResponse,
   TransactionRecord,
 } from '@topup/ledger';
-import { unservedNetwork } from '@topup/providers';
+import { firstLegNetwork, unservedNetwork } from '@topup/providers';
 import { holdUnknownSubmission, submitWithin } from '@topup/worker';
 import type { Logger } from 'pino';
 import { ApiFailure } from '../api-failure.js';
@@ -155,10 +155,11 @@ async function resolveSubmission<I>(
   channel: ChannelBalance,
   account: Account,
 ): Promise<Answer> {
-  const provider = deps.providers.forNetwork(transaction.network);
+  const network = firstLegNetwork(transaction);
+  const provider = deps.providers.forNetwork(network);
   if (provider === undefined) {
     // Checked before the reservation; only a configuration changed in between gets here.
-    throw new Error(`Expected a provider for ${transaction.network}, found none.`);
+    throw new Error(`Expected a provider for ${network}, found none.`);
   }
   const submitted = await submitWithin(provider, transaction, deps.config.providerTimeoutMs);
   if (submitted.kind === 'unknown') {

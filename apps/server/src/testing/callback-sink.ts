@@ -1,8 +1,9 @@
-// A callback receiver on 127.0.0.1 for tests: answers every callback 200 (or as the test scripts it) and
+// A callback receiver on 127.0.0.1 for tests, over http or https: answers every callback 200 (or as the test scripts it) and
 // keeps what arrived (headers, raw body, arrival time), so a test can check what was delivered, when, and
 // with which signature.
 
 import { createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeJsonEnvelope } from '@topup/envelope';
@@ -38,9 +39,13 @@ const processed: SinkAnswer = () => ({
   body: '{"status":{"type":"SUCCESS","code":"0000","message":"Callback processed"}}',
 });
 
-export async function startCallbackSink(answer: SinkAnswer = processed): Promise<CallbackSink> {
+/** With `tls`, the sink is an https receiver (live mode calls back over https only). */
+export async function startCallbackSink(
+  answer: SinkAnswer = processed,
+  tls?: { readonly key: string; readonly cert: string },
+): Promise<CallbackSink> {
   const arrived: ArrivedCallback[] = [];
-  const server = createServer((request, response) => {
+  const receive: Parameters<typeof createServer>[1] = (request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -56,10 +61,11 @@ export async function startCallbackSink(answer: SinkAnswer = processed): Promise
       response.writeHead(status, { 'Content-Type': 'application/json' });
       response.end(answerBody);
     });
-  });
+  };
+  const server = tls === undefined ? createServer(receive) : createTlsServer(tls, receive);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callbacks`,
+    url: `${tls === undefined ? 'http' : 'https'}://127.0.0.1:${(server.address() as AddressInfo).port}/callbacks`,
     arrived,
     async close() {
       server.closeAllConnections();

@@ -1,0 +1,256 @@
+// Live mode against the fake Daraja and the fake Africa's Talking: an airtime purchase carried as three
+// legs by two providers, from the caller's request to its resolution. M-Pesa collects the payer's payment by
+// STK push, Africa's Talking delivers the airtime keyed by the delivery leg's id, and M-Pesa reverses the
+// payment when the delivery fails. The service runs as configured for production (PROVIDERS, PUBLIC_BASE_URL,
+// DARAJA_*, AT_*); both fakes check every call as their providers would and call back over HTTP to the
+// webhook routes. How a payment ends is scripted by the last four digits of the payer's number
+// (fake-stk-scripts.ts), how a delivery ends by the recipient's (fake-airtime-scripts.ts). On each store.
+
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { NOT_DELIVERED_REFUNDED, type Store } from '@topup/ledger';
+import {
+  startFakeAfricasTalking,
+  startFakeDaraja,
+  type FakeAfricasTalking,
+  type FakeDaraja,
+} from '@topup/providers/fakes';
+import { decodeJsonEnvelope } from '@topup/envelope';
+import { verifyCallback } from '@topup/signing';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { startCallbackSink } from './testing/callback-sink.js';
+import { eventually } from './testing/eventually.js';
+import { freePort } from './testing/free-port.js';
+import { startTestService, type TestService } from './testing/test-service.js';
+import { openTestStores } from './testing/test-stores.js';
+import { envelopeOf, xmlBody } from './testing/wire.js';
+
+const certificate = fileURLToPath(
+  new URL('../../../packages/providers/src/fakes/fixtures/fake-daraja-certificate.pem', import.meta.url),
+);
+/** A self-signed certificate for 127.0.0.1: the callback receiver's, trusted through CALLBACK_CA_FILE. */
+const receiverCertificate = fileURLToPath(
+  new URL('./fixtures/loopback-receiver-certificate.pem', import.meta.url),
+);
+const receiverTls = {
+  cert: readFileSync(receiverCertificate, 'utf8'),
+  key: readFileSync(new URL('./fixtures/loopback-receiver-key.pem', import.meta.url), 'utf8'),
+};
+const app = { consumerKey: 'topup-key', consumerSecret: 'topup-secret', shortCode: '600992', passkey: 'pk' };
+const initiator = { initiatorName: 'topupapi', initiatorPassword: 'Initiator#2026' };
+const at = { username: 'topup', apiKey: 'at-key-0123456789' };
+const webhookToken = 'wh_live_airtime_0123456789abcdef012';
+
+function liveEnvironment(port: number, darajaUrl: string, atUrl: string): Record<string, string> {
+  return {
+    PORT: String(port),
+    TOPUP_MODE: 'live',
+    PROVIDERS: 'MoneyNetA=daraja,CarrierA=africastalking',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${String(port)}`,
+    PROVIDER_WEBHOOK_TOKEN: webhookToken,
+    PROVIDER_QUERY_AFTER_SECONDS: '1',
+    DARAJA_ALLOWED_SOURCES: '127.0.0.1',
+    DARAJA_BASE_URL: darajaUrl,
+    DARAJA_CONSUMER_KEY: app.consumerKey,
+    DARAJA_CONSUMER_SECRET: app.consumerSecret,
+    DARAJA_SHORTCODE: app.shortCode,
+    DARAJA_PASSKEY: app.passkey,
+    DARAJA_INITIATOR_NAME: initiator.initiatorName,
+    DARAJA_INITIATOR_PASSWORD: initiator.initiatorPassword,
+    DARAJA_CERTIFICATE: certificate,
+    AT_BASE_URL: atUrl,
+    AT_USERNAME: at.username,
+    AT_API_KEY: at.apiKey,
+    CALLBACK_CA_FILE: receiverCertificate,
+    RATE_LIMIT_PER_SECOND: '1000',
+    RATE_LIMIT_BURST: '1000',
+  };
+}
+
+/** A purchase of 50 KES of Safaricom airtime for `recipient`, paid by `payer` on M-Pesa. */
+function purchase(payer: string, recipient: string) {
+  return {
+    mobile: recipient,
+    amount: '50',
+    network: 'CarrierA',
+    payment_network: 'MoneyNetA',
+    payment_mobile: payer,
+  };
+}
+
+describe.each(openTestStores())(
+  'airtime through M-Pesa and Africa’s Talking in live mode, on $name',
+  (stores) => {
+    let store: Store;
+    let daraja: FakeDaraja;
+    let africasTalking: FakeAfricasTalking;
+    let service: TestService;
+
+    beforeAll(async () => {
+      store = await stores.open();
+      const port = await freePort();
+      daraja = await startFakeDaraja({ ...app, ...initiator, promptMs: 50 });
+      africasTalking = await startFakeAfricasTalking({
+        ...at,
+        callbackUrl: `http://127.0.0.1:${String(port)}/providers/africastalking/${webhookToken}/airtime-status`,
+        deliveryMs: 50,
+      });
+      service = await startTestService(store, {
+        worker: true,
+        workerSettings: { pollIntervalMs: 50, resultPollIntervalMs: 50 },
+        env: liveEnvironment(port, daraja.url, africasTalking.url),
+      });
+    }, 60_000);
+    afterAll(async () => {
+      await service.stop();
+      await daraja.close();
+      await africasTalking.close();
+      await stores.close(store);
+    });
+
+    async function buy(payer: string, recipient: string) {
+      const { account, token } = await service.createCaller();
+      const envelope = await envelopeOf(
+        await service.call('buy_airtime', { token, json: purchase(payer, recipient) }),
+      );
+      const reference = (envelope.data['transaction'] as { reference: string } | undefined)?.reference ?? '';
+      return { account, envelope, reference };
+    }
+
+    async function settled(accountId: string, reference: string) {
+      return eventually(
+        `${reference} to be resolved`,
+        async () => {
+          const transaction = await service.ledger.getTransaction(accountId, reference);
+          return transaction?.state === 'requested' ? undefined : transaction;
+        },
+        20_000,
+      );
+    }
+
+    const legsOf = async (reference: string) =>
+      (await service.ledger.legs(reference)).map((leg) => `${leg.kind}:${leg.state}:${leg.provider}`);
+    const sendsFor = (reference: string) =>
+      africasTalking.requests.filter(
+        (request) =>
+          request.path === '/version1/airtime/send' &&
+          request.headers.idempotencyKey === `${reference}-delivery`,
+      );
+
+    it('collects the payment by STK push, delivers the airtime keyed by its leg, and completes', async () => {
+      const { account, envelope, reference } = await buy('254712340100', '254711080100');
+      expect(envelope.status.code).toBe('0000');
+      const push = daraja.requests.find(
+        (request) =>
+          request.path === '/mpesa/stkpush/v1/processrequest' &&
+          (request.body as { PhoneNumber?: unknown }).PhoneNumber === '254712340100',
+      );
+      expect(push?.body).toMatchObject({
+        BusinessShortCode: '600992',
+        PartyA: '254712340100',
+        TransactionType: 'CustomerPayBillOnline',
+        Amount: 50,
+        PartyB: '600992',
+        CallBackURL: `${String(service.config.publicBaseUrl)}/providers/daraja/${webhookToken}/stk`,
+      });
+      const transaction = await settled(account.id, reference);
+      expect(transaction.state).toBe('completed');
+      expect(sendsFor(reference)).toHaveLength(1);
+      expect(await legsOf(reference)).toEqual([
+        'payment:succeeded:daraja',
+        'delivery:succeeded:africastalking',
+      ]);
+      const [payment] = await service.ledger.legs(reference);
+      expect(payment?.providerReference).toMatch(/\S/);
+      expect((await service.ledger.verify()).ok).toBe(true);
+    });
+
+    it('cancels a purchase whose payer cancels the prompt, sending no airtime', async () => {
+      const { account, reference } = await buy('254712341032', '254711080101');
+      const transaction = await settled(account.id, reference);
+      expect(transaction).toMatchObject({ state: 'cancelled', code: '1032' });
+      expect(sendsFor(reference)).toHaveLength(0);
+      expect(await legsOf(reference)).toEqual(['payment:failed:daraja']);
+    });
+
+    it('reverses the payment when the carrier fails to deliver, then cancels the purchase as refunded', async () => {
+      const { account, reference } = await buy('254712340102', '254711080005');
+      const transaction = await settled(account.id, reference);
+      expect(transaction).toMatchObject({ state: 'cancelled', cancelReason: NOT_DELIVERED_REFUNDED });
+      expect(await legsOf(reference)).toEqual([
+        'payment:succeeded:daraja',
+        'delivery:failed:africastalking',
+        'refund:succeeded:daraja',
+      ]);
+      const [payment] = await service.ledger.legs(reference);
+      const reversal = daraja.requests.find(
+        (request) =>
+          request.path === '/mpesa/reversal/v1/request' &&
+          (request.body as { TransactionID?: string }).TransactionID === payment?.providerReference,
+      );
+      expect(reversal?.body).toMatchObject({ CommandID: 'TransactionReversal', Amount: 50 });
+      expect((await service.ledger.verify()).ok).toBe(true);
+    });
+
+    it('recovers a lost payment callback by STK Query and a lost delivery callback by transaction query', async () => {
+      const lostPayment = await buy('254712349003', '254711080103');
+      const lostDelivery = await buy('254712340104', '254711089003');
+      expect((await settled(lostPayment.account.id, lostPayment.reference)).state).toBe('completed');
+      expect((await settled(lostDelivery.account.id, lostDelivery.reference)).state).toBe('completed');
+      expect(daraja.requests.some((request) => request.path === '/mpesa/stkpushquery/v1/query')).toBe(true);
+      expect(africasTalking.requests.some((request) => request.path === '/query/transaction/find')).toBe(
+        true,
+      );
+    });
+
+    it('applies callbacks that came twice, or before the acknowledgement, exactly once', async () => {
+      const twice = await buy('254712349001', '254711089001');
+      const early = await buy('254712349002', '254711089002');
+      expect((await settled(twice.account.id, twice.reference)).state).toBe('completed');
+      expect((await settled(early.account.id, early.reference)).state).toBe('completed');
+      expect(sendsFor(twice.reference)).toHaveLength(1);
+      expect((await service.ledger.verify()).ok).toBe(true);
+    });
+
+    it('takes the purchase in XML as in JSON, and answers in XML', async () => {
+      const { account, token } = await service.createCaller();
+      const response = await service.call('buy_airtime', {
+        token,
+        body: xmlBody(purchase('254712340105', '254711080105')),
+        headers: { 'Content-Type': 'text/xml', Accept: 'text/xml' },
+      });
+      expect(response.headers.get('content-type')).toMatch(/xml/);
+      const text = await response.text();
+      expect(text).toContain('<code>0000</code>');
+      const reference = /<reference>(TX[A-Z0-9]+)<\/reference>/.exec(text)?.[1] ?? '';
+      expect((await settled(account.id, reference)).state).toBe('completed');
+    });
+
+    it.each([
+      ['delivered', '254712340106', '254711080106', 'SUCCESS', '0000'],
+      ['refunded', '254712340107', '254711080005', 'FAIL', '8000'],
+    ])('calls back over https, signed, when a purchase is %s', async (_end, payer, recipient, type, code) => {
+      const sink = await startCallbackSink(undefined, receiverTls);
+      onTestFinished(() => sink.close());
+      const { account, token } = await service.createCaller();
+      const added = await envelopeOf(
+        await service.call('add_callback_endpoint', { token, json: { url: sink.url, format: 'json' } }),
+      );
+      expect(added.status.code).toBe('0000');
+      const { secret } = added.data['endpoint'] as { secret: string };
+      const bought = await envelopeOf(
+        await service.call('buy_airtime', { token, json: purchase(payer, recipient) }),
+      );
+      const reference = (bought.data['transaction'] as { reference: string }).reference;
+      await settled(account.id, reference);
+      const callback = await eventually('the callback to arrive', () =>
+        sink.arrived.find((arrived) => arrived.reference === reference),
+      );
+      const headers = Object.fromEntries(
+        Object.entries(callback.headers).map(([name, value]) => [name, String(value)]),
+      );
+      expect(verifyCallback({ secrets: [secret], headers, body: callback.body }).ok).toBe(true);
+      expect(decodeJsonEnvelope(callback.body).status).toMatchObject({ type, code });
+    });
+  },
+);
