@@ -173,6 +173,29 @@ describe.each(openTestStores())(
       expect(await legsOf(reference)).toEqual(['payment:failed:daraja']);
     });
 
+    it.each([
+      ['1037', '1037', 'the payer could not be reached to show the payment prompt'],
+      ['0001', '1', "the payer's M-Pesa balance was insufficient"],
+      ['2001', '2001', 'the payer entered a wrong M-Pesa PIN'],
+      ['0017', '17', 'the same amount was requested from this payer within the last two minutes'],
+      ['0003', 'SFC_IC0003', 'the payer has no M-Pesa account'],
+    ])(
+      'cancels a purchase whose payer ends %s with result code %s, naming why',
+      async (ending, code, reason) => {
+        const { account, reference } = await buy(`25471234${ending}`, '254711080108');
+        const transaction = await settled(account.id, reference);
+        expect(transaction).toMatchObject({ state: 'cancelled', code, cancelReason: reason });
+        expect(sendsFor(reference)).toHaveLength(0);
+      },
+    );
+
+    it('takes a Daraja token another process renewed without failing the purchase', async () => {
+      daraja.issueTokenElsewhere();
+      const { account, envelope, reference } = await buy('254712340109', '254711080109');
+      expect(envelope.status.code).toBe('0000');
+      expect((await settled(account.id, reference)).state).toBe('completed');
+    });
+
     it('reverses the payment when the carrier fails to deliver, then cancels the purchase as refunded', async () => {
       const { account, reference } = await buy('254712340102', '254711080005');
       const transaction = await settled(account.id, reference);
@@ -254,3 +277,36 @@ describe.each(openTestStores())(
     });
   },
 );
+
+describe.each(openTestStores())('airtime in live mode while M-Pesa cannot be reached, on $name', (stores) => {
+  it('answers 9000 and frees the Idempotency-Key, half-writing nothing, since no prompt was sent', async () => {
+    const store = await stores.open();
+    // Nothing listens on these ports: every call to either provider is refused before it is sent.
+    const [port, darajaPort, atPort] = [await freePort(), await freePort(), await freePort()];
+    const service = await startTestService(store, {
+      env: liveEnvironment(
+        port,
+        `http://127.0.0.1:${String(darajaPort)}`,
+        `http://127.0.0.1:${String(atPort)}`,
+      ),
+    });
+    try {
+      const { account, token } = await service.createCaller();
+      const headers = { 'Idempotency-Key': 'airtime-unreachable' };
+      const request = { token, json: purchase('254712340110', '254711080110'), headers };
+      const envelope = await envelopeOf(await service.call('buy_airtime', request));
+      expect(envelope.status.code).toBe('9000');
+      expect(envelope.data.errors).toEqual(['M-Pesa did not take the transaction']);
+      const retry = await service.call('buy_airtime', request);
+      expect(retry.headers.get('idempotency-replayed')).toBeNull();
+      expect(await service.ledger.balance(account.id, 'airtime')).toMatchObject({
+        postedMinor: 0n,
+        pendingMinor: 0n,
+      });
+      expect((await service.ledger.verify()).ok).toBe(true);
+    } finally {
+      await service.stop();
+      await stores.close(store);
+    }
+  });
+});
