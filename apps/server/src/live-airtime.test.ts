@@ -189,6 +189,28 @@ describe.each(openTestStores())(
       },
     );
 
+    it('keeps a purchase whose prompt’s acknowledgement was lost requested, asks about it, and never prompts again', async () => {
+      const payer = '254712349006';
+      const { account, envelope, reference } = await buy(payer, '254711080111');
+      // The prompt may have reached the payer: cancelling could refund money being paid, so it stays.
+      expect(envelope.status.code).toBe('0000');
+      const leg = await eventually('the payment leg to be asked about', async () => {
+        const [payment] = await service.ledger.legs(reference);
+        return payment !== undefined && payment.queries > 0 ? payment : undefined;
+      });
+      expect(leg).toMatchObject({ kind: 'payment', state: 'unknown', provider: 'daraja' });
+      const prompts = daraja.requests.filter(
+        (request) =>
+          request.path === '/mpesa/stkpush/v1/processrequest' &&
+          (request.body as { PhoneNumber?: unknown }).PhoneNumber === payer,
+      );
+      expect(prompts).toHaveLength(1);
+      expect(await service.ledger.getTransaction(account.id, reference)).toMatchObject({
+        state: 'requested',
+      });
+      expect(sendsFor(reference)).toHaveLength(0);
+    });
+
     it('takes a Daraja token another process renewed without failing the purchase', async () => {
       daraja.issueTokenElsewhere();
       const { account, envelope, reference } = await buy('254712340109', '254711080109');

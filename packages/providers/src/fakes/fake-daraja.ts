@@ -750,6 +750,10 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
         await callBack(prompt);
       }
       end(prompt);
+      if (prompt.script.ack === 'lost') {
+        request.socket.destroy();
+        return;
+      }
       json(response, 200, {
         MerchantRequestID: prompt.merchantRequestId,
         CheckoutRequestID: prompt.checkoutRequestId,

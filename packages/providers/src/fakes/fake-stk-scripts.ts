@@ -1,7 +1,7 @@
 // What the fake Daraja does with a payment prompt, chosen by the last four digits of the payer's number,
 // so a test (or anyone running the service against the fakes) can ask for each result code and for each
 // way Daraja's callbacks are known to misbehave: twice, before the acknowledgement, late, lost (only STK
-// Query knows), or never (the prompt stays open).
+// Query knows), or never (the prompt stays open); and a prompt whose acknowledgement is lost.
 
 /** How a prompt's result reaches us. */
 export type StkDelivery = 'once' | 'twice' | 'before_ack' | 'late' | 'lost' | 'never';
@@ -19,6 +19,11 @@ export type StkDelivery = 'once' | 'twice' | 'before_ack' | 'late' | 'lost' | 'n
 export interface StkScript {
   readonly resultCode: number | string;
   readonly delivery: StkDelivery;
+  /**
+   * `lost`: the prompt is made and ends as scripted, but the connection drops before its acknowledgement,
+   * so the caller cannot know whether it was taken.
+   */
+  readonly ack?: 'lost';
 }
 
 const scripts: Readonly<Record<string, StkScript>> = {
@@ -33,6 +38,7 @@ const scripts: Readonly<Record<string, StkScript>> = {
   '9003': { resultCode: 0, delivery: 'lost' },
   '9004': { resultCode: 0, delivery: 'never' },
   '9005': { resultCode: 0, delivery: 'late' },
+  '9006': { resultCode: 0, delivery: 'once', ack: 'lost' },
 };
 
 /** The script for a payer's number: by its last four digits, a payment made once otherwise. */
