@@ -24,6 +24,7 @@ const allMigrations = [
   'providers/0002_webhook_inbox',
   'providers/0003_access_tokens',
   'providers/0004_submission_ids',
+  'providers/0005_inbox_retries',
 ];
 
 describe('the operator CLI and `pnpm start` as real processes', () => {

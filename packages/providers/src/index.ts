@@ -20,7 +20,12 @@ export type { SandboxSimulatorOptions } from './sandbox-simulator.js';
 export { sandboxOutcome } from './sandbox-outcomes.js';
 export type { SandboxOutcome } from './sandbox-outcomes.js';
 export { migrateProviders, providerTablesReady } from './provider-migrations.js';
-export { markWebhookCallsApplied, storeWebhookCall, unappliedWebhookCalls } from './webhook-inbox.js';
+export {
+  deferWebhookCalls,
+  markWebhookCallsApplied,
+  storeWebhookCall,
+  unappliedWebhookCalls,
+} from './webhook-inbox.js';
 export type { InboxEntry } from './webhook-inbox.js';
 export { recordSubmissionId, recordedSubmissionIds, submissionIdOf } from './submission-ids.js';
 export type { SubmissionId } from './submission-ids.js';

@@ -81,6 +81,13 @@ const submissionIds: Migration = {
   ],
 };
 
+// A call that names a provider id not recorded yet waits for it without standing in front of newer calls:
+// the worker sets when to read it again.
+const inboxRetries: Migration = {
+  id: 'providers/0005_inbox_retries',
+  statements: [`ALTER TABLE provider_webhook_inbox ADD COLUMN IF NOT EXISTS retry_at timestamptz`],
+};
+
 /**
  * Creates the providers' tables, when missing, in the ledger's database; returns the ids applied. The
  * simulator also does this on first use; a process that migrates with long time limits before serving
@@ -92,11 +99,11 @@ const submissionIds: Migration = {
  * import { migrateProviders } from '@topup/providers';
  *
  * const store = await openStore({ dataDir: 'memory://' });
- * await migrateProviders(store); // { applied: ['providers/0001_simulator_jobs', 'providers/0002_webhook_inbox', 'providers/0003_access_tokens', 'providers/0004_submission_ids'] }
+ * await migrateProviders(store); // { applied: ['providers/0001_simulator_jobs', 'providers/0002_webhook_inbox', 'providers/0003_access_tokens', 'providers/0004_submission_ids', 'providers/0005_inbox_retries'] }
  * ```
  */
 export function migrateProviders(store: Store): Promise<{ applied: string[] }> {
-  return applyMigrations(store, [simulatorJobs, webhookInbox, accessTokens, submissionIds]);
+  return applyMigrations(store, [simulatorJobs, webhookInbox, accessTokens, submissionIds, inboxRetries]);
 }
 
 const ready = new WeakMap<Store, Promise<unknown>>();

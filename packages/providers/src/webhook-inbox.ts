@@ -74,7 +74,7 @@ export async function storeWebhookCall(
 }
 
 /**
- * Stored calls not yet applied, oldest first.
+ * Stored calls not yet applied, oldest first, leaving out those deferred past `now`.
  *
  * @example
  * ```ts
@@ -86,7 +86,11 @@ export async function storeWebhookCall(
  * for (const entry of await unappliedWebhookCalls(store, 100)) console.log(entry.id, entry.call.event);
  * ```
  */
-export async function unappliedWebhookCalls(db: Queryable, limit: number): Promise<InboxEntry[]> {
+export async function unappliedWebhookCalls(
+  db: Queryable,
+  limit: number,
+  now: Date = new Date(),
+): Promise<InboxEntry[]> {
   const { rows } = await db.query<{
     id: string;
     provider: string;
@@ -96,8 +100,8 @@ export async function unappliedWebhookCalls(db: Queryable, limit: number): Promi
     received_at: Date;
   }>(
     `SELECT id::text, provider, event, content_type, body, received_at FROM provider_webhook_inbox
-     WHERE applied_at IS NULL ORDER BY id LIMIT $1`,
-    [limit],
+     WHERE applied_at IS NULL AND (retry_at IS NULL OR retry_at <= $2::timestamptz) ORDER BY id LIMIT $1`,
+    [limit, now.toISOString()],
   );
   return rows.map((row) => ({
     id: row.id,
@@ -131,5 +135,28 @@ export async function markWebhookCallsApplied(
      FROM unnest($1::bigint[], $2::text[]) AS u (id, outcome)
      WHERE i.id = u.id AND i.applied_at IS NULL`,
     [applied.map((entry) => entry.id), applied.map((entry) => entry.outcome), now.toISOString()],
+  );
+}
+
+/**
+ * Leaves stored calls unapplied until `retryAt`: calls that wait for a provider id to be recorded, so they
+ * do not stand in front of newer calls meanwhile.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { deferWebhookCalls, migrateProviders } from '@topup/providers';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * await migrateProviders(store);
+ * await deferWebhookCalls(store, ['1'], new Date(Date.now() + 1_000));
+ * ```
+ */
+export async function deferWebhookCalls(db: Queryable, ids: readonly string[], retryAt: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(
+    `UPDATE provider_webhook_inbox SET retry_at = $2::timestamptz
+     WHERE id = ANY($1::bigint[]) AND applied_at IS NULL`,
+    [ids, retryAt.toISOString()],
   );
 }

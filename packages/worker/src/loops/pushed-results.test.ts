@@ -104,6 +104,10 @@ describe('applyPushedResults with reports named by provider ids', () => {
       { provider: 'reporting', providerId: 'AG_1', reference: 'TX1', purpose: 'submission', otherId: '' },
       clock,
     );
+    // Deferred meanwhile: read again a quarter of a second later.
+    await applyPushedResults(deps());
+    expect(applied).toEqual([]);
+    clock = new Date(clock.getTime() + 250);
     await applyPushedResults(deps());
     expect(applied).toEqual(['complete TX1 R1']);
     expect(await outcomes()).toEqual([{ event_id: 'e1', outcome: 'not_found', applied: true }]);
@@ -153,5 +157,38 @@ describe('applyPushedResults with reports named by provider ids', () => {
       outcome: 'uncorrelated: AG_lost',
       applied: true,
     });
+  });
+
+  it('never lets calls waiting for their ids stand in front of a newer one', async () => {
+    applied.length = 0;
+    for (const index of [1, 2, 3]) {
+      await push({
+        id: `w${String(index)}`,
+        providerId: `AG_waiting_${String(index)}`,
+        about: 'submission',
+        outcome: 'completed',
+        providerCode: 'RW',
+        reason: '',
+      });
+    }
+    await recordSubmissionId(
+      store,
+      { provider: 'reporting', providerId: 'AG_4', reference: 'TX4', purpose: 'submission', otherId: '' },
+      clock,
+    );
+    await push({
+      id: 'e4',
+      providerId: 'AG_4',
+      about: 'submission',
+      outcome: 'completed',
+      providerCode: 'R4',
+      reason: '',
+    });
+    const small = { ...deps(), batchSize: 2 };
+    expect(await applyPushedResults(small)).toEqual({ more: true });
+    await applyPushedResults(small);
+    expect(applied).toEqual(['complete TX4 R4']);
+    const waiting = (await outcomes()).filter((entry) => entry.event_id.startsWith('w'));
+    expect(waiting.map((entry) => entry.applied)).toEqual([false, false, false]);
   });
 });

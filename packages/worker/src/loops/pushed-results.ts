@@ -7,7 +7,12 @@
 // and is marked `uncorrelated` for an operator when one is still unknown after `uncorrelatedAfterMs`.
 
 import type { Ledger, Queryable } from '@topup/ledger';
-import { markWebhookCallsApplied, recordedSubmissionIds, unappliedWebhookCalls } from '@topup/providers';
+import {
+  deferWebhookCalls,
+  markWebhookCallsApplied,
+  recordedSubmissionIds,
+  unappliedWebhookCalls,
+} from '@topup/providers';
 import type { InboxEntry, ProviderResult, ProviderRoutes, WebhookEvent } from '@topup/providers';
 import type { Logger } from 'pino';
 import type { RoundResult } from './poll-loop.js';
@@ -67,22 +72,41 @@ async function outcomeOf(deps: PushedResultsDependencies, entry: InboxEntry): Pr
   return outcomes.join(',');
 }
 
-/** One round: applies a batch of stored webhook calls, oldest first. */
+/**
+ * How long a call waiting for its provider id is left before it is read again: half its wait so far,
+ * between a quarter of a second (an acknowledgement is usually recorded within the request) and 30 s.
+ */
+function waitingRetryMs(waitedMs: number): number {
+  return Math.min(Math.max(250, waitedMs / 2), 30_000);
+}
+
+/**
+ * One round: applies a batch of stored webhook calls, oldest first. A call still waiting for its provider
+ * id is deferred, so calls waiting in numbers never stand in front of newer ones.
+ */
 export async function applyPushedResults(deps: PushedResultsDependencies): Promise<RoundResult> {
-  const entries = await unappliedWebhookCalls(deps.store, deps.batchSize);
+  const now = deps.now();
+  const entries = await unappliedWebhookCalls(deps.store, deps.batchSize, now);
   const settled = await Promise.allSettled(entries.map((entry) => outcomeOf(deps, entry)));
   const applied: { id: string; outcome: string }[] = [];
+  const waiting = new Map<number, string[]>();
+  let failed = 0;
   settled.forEach((answer, index) => {
     const entry = entries[index];
     if (entry === undefined) return;
     if (answer.status === 'rejected') {
+      failed += 1;
       deps.logger.error(
         { inboxId: entry.id, provider: entry.provider, err: answer.reason },
         'applying a pushed result failed; will retry',
       );
       return;
     }
-    if (answer.value === undefined) return;
+    if (answer.value === undefined) {
+      const retryMs = waitingRetryMs(now.getTime() - entry.receivedAt.getTime());
+      waiting.set(retryMs, [...(waiting.get(retryMs) ?? []), entry.id]);
+      return;
+    }
     applied.push({ id: entry.id, outcome: answer.value });
     const fields = {
       inboxId: entry.id,
@@ -99,6 +123,9 @@ export async function applyPushedResults(deps: PushedResultsDependencies): Promi
       deps.logger.info(fields, 'pushed result applied');
     }
   });
-  await markWebhookCallsApplied(deps.store, applied, deps.now());
-  return { more: entries.length === deps.batchSize && applied.length === entries.length };
+  await markWebhookCallsApplied(deps.store, applied, now);
+  for (const [retryMs, ids] of waiting) {
+    await deferWebhookCalls(deps.store, ids, new Date(now.getTime() + retryMs));
+  }
+  return { more: entries.length === deps.batchSize && failed === 0 };
 }
