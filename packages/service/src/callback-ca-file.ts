@@ -3,21 +3,15 @@
 // or a file with no certificate stops the start rather than every callback.
 
 import { X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { pemFileAt } from './pem-file.js';
 
 const pemBlock = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
 /** The certificates in the file at `path`, or what is wrong with it. */
 export function certificatesAt(path: string): { certificates: string[] } | { problem: string } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    return {
-      problem: `expected a readable PEM file (${error instanceof Error ? error.message : String(error)})`,
-    };
-  }
-  const certificates = text.match(pemBlock) ?? [];
+  const read = pemFileAt(path);
+  if ('problem' in read) return read;
+  const certificates = read.text.match(pemBlock) ?? [];
   if (certificates.length === 0)
     return { problem: 'expected one or more PEM certificates, the file holds none' };
   for (const [index, pem] of certificates.entries()) {

@@ -4,9 +4,9 @@
 // each is required only when PROVIDERS names a provider that uses it. The initiator's certificate is read
 // at start, so a wrong path or a file that is no certificate stops the start rather than the first float.
 
-import { readFileSync } from 'node:fs';
 import { createPublicKey } from 'node:crypto';
 import { z } from 'zod';
+import { pemFileAt } from './pem-file.js';
 import { sourceList } from './source-ranges.js';
 
 const loopbackHosts: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -109,14 +109,9 @@ function takesPurchases(providers: ReadonlyMap<string, string>): boolean {
 
 /** The certificate's text, or the problem with the file. */
 function certificateAt(path: string): { pem: string } | { problem: string } {
-  let pem: string;
-  try {
-    pem = readFileSync(path, 'utf8');
-  } catch (error) {
-    return {
-      problem: `expected a readable PEM file (${error instanceof Error ? error.message : String(error)})`,
-    };
-  }
+  const read = pemFileAt(path);
+  if ('problem' in read) return read;
+  const pem = read.text;
   try {
     const key = createPublicKey(pem);
     if (key.asymmetricKeyType !== 'rsa') return { problem: 'expected an RSA certificate' };

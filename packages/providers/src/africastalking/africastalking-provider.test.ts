@@ -222,37 +222,23 @@ describe('the Africa’s Talking provider against the fake Africa’s Talking', 
     }
   });
 
-  it('finds a delivered leg completed, its result naming the leg id', async () => {
-    const order = await deliveryOf('254711082306');
+  it.each([
+    ['a delivered leg completed', '254711082306', 'Success', 'completed', ''],
+    [
+      'a leg to a 0005 number declined, with AT’s description',
+      '254711080005',
+      'Failed',
+      'declined',
+      'Failed to deliver airtime: carrier error',
+    ],
+  ] as const)('finds %s, its result naming the leg id', async (_what, mobile, status, outcome, reason) => {
+    const order = await deliveryOf(mobile);
     await submitLeg(order);
     const requestId = requestIdOf(order.id);
-    await until(() => statusOf(order.id) === 'Success');
+    await until(() => statusOf(order.id) === status);
     expect(await queryLeg(order.id)).toEqual({
       kind: 'result',
-      result: {
-        id: `at-query:${requestId}`,
-        reference: order.id,
-        outcome: 'completed',
-        providerCode: requestId,
-        reason: '',
-      },
-    });
-  });
-
-  it('finds a leg to a 0005 number declined, with AT’s description', async () => {
-    const order = await deliveryOf('254711080005');
-    await submitLeg(order);
-    const requestId = requestIdOf(order.id);
-    await until(() => statusOf(order.id) === 'Failed');
-    expect(await queryLeg(order.id)).toEqual({
-      kind: 'result',
-      result: {
-        id: `at-query:${requestId}`,
-        reference: order.id,
-        outcome: 'declined',
-        providerCode: requestId,
-        reason: 'Failed to deliver airtime: carrier error',
-      },
+      result: { id: `at-query:${requestId}`, reference: order.id, outcome, providerCode: requestId, reason },
     });
   });
 
