@@ -1,8 +1,9 @@
-// The caller every case sends as: one active account with a test token, funded well beyond what a run
-// can spend (so no request is refused for balance), and optionally a callback endpoint.
+// The caller every case sends as: one active account with a test token (a live one for the live case,
+// since a live service refuses test tokens), funded well beyond what a run can spend (so no request is
+// refused for balance), and optionally a callback endpoint.
 
 import { createLedger } from '@topup/ledger';
-import type { Store } from '@topup/ledger';
+import type { Store, TokenMode } from '@topup/ledger';
 
 export interface BenchCaller {
   readonly accountId: string;
@@ -12,10 +13,13 @@ export interface BenchCaller {
 /** KES 100 billion of agent float: at 100 shillings a request, more than a billion requests. */
 const floatFundingMinor = 10_000_000_000_000n;
 
-/** Creates the caller in `store`; with `callbackUrl`, also a JSON callback endpoint pointing there. */
+/**
+ * Creates the caller in `store` with a token of `tokenMode` (default `test`); with `callbackUrl`, also a
+ * JSON callback endpoint pointing there.
+ */
 export async function createBenchCaller(
   store: Store,
-  options: { callbackUrl?: string } = {},
+  options: { callbackUrl?: string; tokenMode?: TokenMode } = {},
 ): Promise<BenchCaller> {
   const ledger = createLedger(store);
   try {
@@ -28,7 +32,7 @@ export async function createBenchCaller(
       store_number: '200200',
     });
     await ledger.fund(account.id, 'float', floatFundingMinor);
-    const { token } = await ledger.issueToken(account.id, 'test');
+    const { token } = await ledger.issueToken(account.id, options.tokenMode ?? 'test');
     if (options.callbackUrl !== undefined) {
       await ledger.addCallbackEndpoint(account.id, {
         url: options.callbackUrl,

@@ -24,6 +24,8 @@ export interface BenchOptions {
   readonly callbackTransactions: number;
   /** Offered transactions per second in the callback latency run. */
   readonly callbackOfferedRate: number;
+  /** Purchases per measured run of the live airtime case (a tenth of it warms up). */
+  readonly livePurchases: number;
 }
 
 const usage = `Usage: pnpm bench [--smoke] [--only case,case] [--runs N] [--seconds S] [--cpu-prof DIR]
@@ -93,5 +95,6 @@ export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEn
     connections: 64,
     callbackTransactions: smoke ? 200 : 20_000,
     callbackOfferedRate: 500,
+    livePurchases: smoke ? 100 : 2_000,
   };
 }

@@ -1,5 +1,6 @@
 // The requests the cases send, as a caller would: complete bodies with names and e-mails (so contacts are
-// written), numbers whose last four digits make the sandbox accept and complete the transaction.
+// written), numbers whose last four digits make the sandbox accept and complete the transaction (and, in
+// live mode, make the fake providers' scripts end the payment paid and the delivery delivered).
 
 import type { LoadRequest } from './load-run.js';
 
@@ -23,6 +24,19 @@ const airtimeFields = {
   payment_name: 'Achieng Odhiambo',
   payment_mobile: '254722000456',
   payment_email: 'achieng@example.com',
+} as const;
+
+/**
+ * A purchase carried by the live providers: the payer's M-Pesa (MoneyNetA, Daraja) pays, the recipient's
+ * CarrierA (Africa's Talking) delivers. Neither number ends in four digits the fakes script otherwise
+ * (fake-stk-scripts.ts, fake-airtime-scripts.ts), so each purchase is paid once and delivered once.
+ */
+const liveAirtimeFields = {
+  ...airtimeFields,
+  mobile: '254711080123',
+  network: 'CarrierA',
+  payment_network: 'MoneyNetA',
+  payment_mobile: '254712340123',
 } as const;
 
 function xmlOf(fields: Readonly<Record<string, string>>): string {
@@ -52,6 +66,15 @@ export function airtimeRequest(token: string, format: 'json' | 'xml'): LoadReque
     path: '/api/buy_airtime',
     headers: authorized(token, format),
     body: format === 'xml' ? xmlOf(airtimeFields) : JSON.stringify(airtimeFields),
+  };
+}
+
+/** `buy_airtime` of KES 50 in JSON against a live service, paid by STK push and delivered by the carrier. */
+export function liveAirtimeRequest(token: string): LoadRequest {
+  return {
+    path: '/api/buy_airtime',
+    headers: authorized(token, 'json'),
+    body: JSON.stringify(liveAirtimeFields),
   };
 }
 

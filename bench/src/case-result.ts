@@ -21,4 +21,9 @@ export interface CaseResult {
   readonly runs: readonly LoadSample[];
   /** Case-specific figures (the callback case's latency runs, the worker's memory). */
   readonly details?: Readonly<Record<string, unknown>>;
+  /**
+   * What the case measured beyond the table's columns, as a sentence printed under the table (the live
+   * airtime case's end-to-end purchases per second, and what its fakes' delays mean for the figures).
+   */
+  readonly note?: string;
 }

@@ -7,19 +7,18 @@
 //
 //   pnpm bench:cpu [float|airtime-json|airtime-xml] [postgres|pglite] [requests]
 
-import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { createBenchCaller } from './bench-caller.js';
 import { airtimeRequest, floatRequest } from './bench-requests.js';
 import { pgliteBenchStore, postgresBenchStore } from './bench-store.js';
 import { runLoad } from './load-run.js';
+import { cpuSeconds } from './process-cpu.js';
 import { serviceEnvironment } from './service-environment.js';
 import { startServiceProcess } from './service-process.js';
 
 const kinds = ['float', 'airtime-json', 'airtime-xml'] as const;
 const stores = ['postgres', 'pglite'] as const;
-const clockTicksPerSecond = 100;
 
 function choice<T extends string>(what: string, allowed: readonly T[], given: string | undefined): T {
   const value = given ?? allowed[0];
@@ -27,17 +26,6 @@ function choice<T extends string>(what: string, allowed: readonly T[], given: st
     throw new Error(`Expected ${what} among ${allowed.join(', ')}, received ${JSON.stringify(given)}.`);
   }
   return value as T;
-}
-
-/** User and system CPU seconds a process has used, from /proc; 0 once it is gone. */
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / clockTicksPerSecond;
-  } catch {
-    return 0;
-  }
 }
 
 async function backendPids(database: pg.Client, application: string): Promise<number[]> {

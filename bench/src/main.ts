@@ -3,15 +3,18 @@
 // run also writes bench/results/latest.json (and a copy named after its start) and the results section of
 // docs/benchmarks.md, and fails on a missed target; `pnpm bench --smoke` runs every case once for one
 // second, writes nothing, and fails only when the harness breaks (an error answer, a case that cannot run),
-// never on a target, since one loaded second says nothing about performance.
+// never on a target, since one loaded second says nothing about performance. The live airtime case
+// (`airtime-live`, live mode against the fake providers) has no target yet: it is reported, and fails a
+// run only when the harness breaks.
 
 import { parseBenchOptions } from './bench-options.js';
 import type { BenchOptions } from './bench-options.js';
 import { airtimeRequest, balanceRequest, baselineRequest, floatRequest } from './bench-requests.js';
 import { callbackCaseId, runCallbackCase } from './callback-case.js';
 import type { CaseResult } from './case-result.js';
+import { liveAirtimeCaseId, liveAirtimeCaseTitle, runLiveAirtimeCase } from './live-airtime-case.js';
 import { describeMachine } from './machine.js';
-import { textTable, textTargets, updateMarkdown, writeJsonReport } from './report.js';
+import { textNotes, textTable, textTargets, updateMarkdown, writeJsonReport } from './report.js';
 import type { BenchReport } from './report.js';
 import { runRequestCase } from './request-case.js';
 import type { RequestCase } from './request-case.js';
@@ -62,7 +65,7 @@ const requestCases: readonly RequestCase[] = [
   },
 ];
 
-const allCaseIds = [...requestCases.map((definition) => definition.id), callbackCaseId];
+const allCaseIds = [...requestCases.map((definition) => definition.id), callbackCaseId, liveAirtimeCaseId];
 
 function selected(options: BenchOptions, id: string): boolean {
   return options.only.length === 0 || options.only.includes(id);
@@ -86,11 +89,18 @@ async function main(): Promise<void> {
     process.stdout.write(`${callbackCaseId}: callback delivery …\n`);
     results.push(await runCallbackCase(options));
   }
+  if (selected(options, liveAirtimeCaseId)) {
+    process.stdout.write(`${liveAirtimeCaseId}: ${liveAirtimeCaseTitle} …\n`);
+    results.push(await runLiveAirtimeCase(options));
+  }
   const targets = checkTargets(results);
   const targetHeading = options.smoke
     ? 'Targets (not judged in a smoke run: one cold second measures nothing):'
     : 'Targets:';
-  process.stdout.write(`\n${textTable(results)}\n\n${targetHeading}\n${textTargets(targets)}\n`);
+  const notes = textNotes(results);
+  process.stdout.write(
+    `\n${textTable(results)}\n${notes === '' ? '' : `\n${notes}\n`}\n${targetHeading}\n${textTargets(targets)}\n`,
+  );
 
   const failed = results.filter((result) => result.errors > 0);
   const fullRun =
@@ -115,7 +125,8 @@ async function main(): Promise<void> {
   }
   if (failed.length > 0) {
     process.stderr.write(
-      `\nErrors in ${failed.map((result) => result.id).join(', ')}: every answer must be 2xx.\n`,
+      `\nErrors in ${failed.map((result) => result.id).join(', ')}: every answer must be 2xx, every ` +
+        `callback delivered and every live purchase completed.\n`,
     );
     process.exitCode = 1;
   }

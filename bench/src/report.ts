@@ -51,6 +51,11 @@ export function textTargets(checks: readonly TargetCheck[]): string {
     .join('\n');
 }
 
+/** The cases' notes (what they measured beyond the table), one paragraph each; empty when none has one. */
+export function textNotes(results: readonly CaseResult[]): string {
+  return results.flatMap((result) => (result.note === undefined ? [] : [result.note])).join('\n\n');
+}
+
 function markdownRow(cells: readonly string[]): string {
   return `| ${cells.join(' | ')} |`;
 }
@@ -69,6 +74,7 @@ export function markdownReport(report: BenchReport): string {
     markdownRow(headings.map(() => '---')),
     ...rows(report.results).map(markdownRow),
     '',
+    ...report.results.flatMap((result) => (result.note === undefined ? [] : [result.note, ''])),
     markdownRow(['target', 'measured', 'met']),
     markdownRow(['---', '---', '---']),
     ...report.targets.map((check) =>

@@ -103,14 +103,15 @@ async function waitUntilHealthy(url: string, child: ChildProcess, stderr: () => 
 
 /**
  * Starts an entry point with `env` on top of the harness's environment and, for HTTP entry points, waits
- * until it answers `/healthz`.
+ * until it answers `/healthz`. `port` is for a case that must name the server's address before it starts
+ * (live mode's PUBLIC_BASE_URL, a fake provider's callback URL); otherwise any free one is taken.
  */
 export async function startServiceProcess(
   entry: EntryPoint,
   env: Readonly<Record<string, string>>,
-  options: { cpuProfileDir?: string | undefined } = {},
+  options: { cpuProfileDir?: string | undefined; port?: number } = {},
 ): Promise<ServiceProcess> {
-  const port = entry === 'worker' ? 0 : await freePort();
+  const port = entry === 'worker' ? 0 : (options.port ?? (await freePort()));
   const profiling =
     options.cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`];
   const logFolder = await mkdtemp(join(tmpdir(), `topup-bench-${entry}-`));

@@ -40,6 +40,7 @@ async function calibratedFloatRate(databaseUrl: string): Promise<number> {
     connections: 64,
     callbackTransactions: 0,
     callbackOfferedRate: 0,
+    livePurchases: 0,
   };
   const result = await runRequestCase(
     {

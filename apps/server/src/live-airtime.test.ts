@@ -10,10 +10,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NOT_DELIVERED_REFUNDED, type Store } from '@topup/ledger';
 import {
-  startFakeAfricasTalking,
-  startFakeDaraja,
+  startLiveFakes,
   type FakeAfricasTalking,
   type FakeDaraja,
+  type LiveFakes,
 } from '@topup/providers/fakes';
 import { decodeJsonEnvelope } from '@topup/envelope';
 import { verifyCallback } from '@topup/signing';
@@ -25,9 +25,6 @@ import { startTestService, type TestService } from './testing/test-service.js';
 import { openTestStores } from './testing/test-stores.js';
 import { envelopeOf, xmlBody } from './testing/wire.js';
 
-const certificate = fileURLToPath(
-  new URL('../../../packages/providers/src/fakes/fixtures/fake-daraja-certificate.pem', import.meta.url),
-);
 /** A self-signed certificate for 127.0.0.1: the callback receiver's, trusted through CALLBACK_CA_FILE. */
 const receiverCertificate = fileURLToPath(
   new URL('./fixtures/loopback-receiver-certificate.pem', import.meta.url),
@@ -36,34 +33,25 @@ const receiverTls = {
   cert: readFileSync(receiverCertificate, 'utf8'),
   key: readFileSync(new URL('./fixtures/loopback-receiver-key.pem', import.meta.url), 'utf8'),
 };
-const app = { consumerKey: 'topup-key', consumerSecret: 'topup-secret', shortCode: '600992', passkey: 'pk' };
-const initiator = { initiatorName: 'topupapi', initiatorPassword: 'Initiator#2026' };
-const at = { username: 'topup', apiKey: 'at-key-0123456789' };
 const webhookToken = 'wh_live_airtime_0123456789abcdef012';
 
-function liveEnvironment(port: number, darajaUrl: string, atUrl: string): Record<string, string> {
+/** The fakes on loopback for a service on `port`, and that service's environment. */
+async function fakesFor(port: number): Promise<{ fakes: LiveFakes; env: Record<string, string> }> {
+  const fakes = await startLiveFakes({
+    publicBaseUrl: `http://127.0.0.1:${String(port)}`,
+    webhookToken,
+    delayMs: 50,
+  });
   return {
-    PORT: String(port),
-    TOPUP_MODE: 'live',
-    PROVIDERS: 'MoneyNetA=daraja,CarrierA=africastalking',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${String(port)}`,
-    PROVIDER_WEBHOOK_TOKEN: webhookToken,
-    PROVIDER_QUERY_AFTER_SECONDS: '1',
-    DARAJA_ALLOWED_SOURCES: '127.0.0.1',
-    DARAJA_BASE_URL: darajaUrl,
-    DARAJA_CONSUMER_KEY: app.consumerKey,
-    DARAJA_CONSUMER_SECRET: app.consumerSecret,
-    DARAJA_SHORTCODE: app.shortCode,
-    DARAJA_PASSKEY: app.passkey,
-    DARAJA_INITIATOR_NAME: initiator.initiatorName,
-    DARAJA_INITIATOR_PASSWORD: initiator.initiatorPassword,
-    DARAJA_CERTIFICATE: certificate,
-    AT_BASE_URL: atUrl,
-    AT_USERNAME: at.username,
-    AT_API_KEY: at.apiKey,
-    CALLBACK_CA_FILE: receiverCertificate,
-    RATE_LIMIT_PER_SECOND: '1000',
-    RATE_LIMIT_BURST: '1000',
+    fakes,
+    env: {
+      ...fakes.environment,
+      PORT: String(port),
+      PROVIDER_QUERY_AFTER_SECONDS: '1',
+      CALLBACK_CA_FILE: receiverCertificate,
+      RATE_LIMIT_PER_SECOND: '1000',
+      RATE_LIMIT_BURST: '1000',
+    },
   };
 }
 
@@ -82,29 +70,25 @@ describe.each(openTestStores())(
   'airtime through M-Pesa and Africa’s Talking in live mode, on $name',
   (stores) => {
     let store: Store;
+    let fakes: LiveFakes;
     let daraja: FakeDaraja;
     let africasTalking: FakeAfricasTalking;
     let service: TestService;
 
     beforeAll(async () => {
       store = await stores.open();
-      const port = await freePort();
-      daraja = await startFakeDaraja({ ...app, ...initiator, promptMs: 50 });
-      africasTalking = await startFakeAfricasTalking({
-        ...at,
-        callbackUrl: `http://127.0.0.1:${String(port)}/providers/africastalking/${webhookToken}/airtime-status`,
-        deliveryMs: 50,
-      });
+      const started = await fakesFor(await freePort());
+      ({ fakes } = started);
+      ({ daraja, africasTalking } = fakes);
       service = await startTestService(store, {
         worker: true,
         workerSettings: { pollIntervalMs: 50, resultPollIntervalMs: 50 },
-        env: liveEnvironment(port, daraja.url, africasTalking.url),
+        env: started.env,
       });
     }, 60_000);
     afterAll(async () => {
       await service.stop();
-      await daraja.close();
-      await africasTalking.close();
+      await fakes.close();
       await stores.close(store);
     });
 
@@ -303,15 +287,10 @@ describe.each(openTestStores())(
 describe.each(openTestStores())('airtime in live mode while M-Pesa cannot be reached, on $name', (stores) => {
   it('answers 9000 and frees the Idempotency-Key, half-writing nothing, since no prompt was sent', async () => {
     const store = await stores.open();
-    // Nothing listens on these ports: every call to either provider is refused before it is sent.
-    const [port, darajaPort, atPort] = [await freePort(), await freePort(), await freePort()];
-    const service = await startTestService(store, {
-      env: liveEnvironment(
-        port,
-        `http://127.0.0.1:${String(darajaPort)}`,
-        `http://127.0.0.1:${String(atPort)}`,
-      ),
-    });
+    // The fakes are closed at once: every call to either provider is refused before it is sent.
+    const { fakes, env } = await fakesFor(await freePort());
+    await fakes.close();
+    const service = await startTestService(store, { env });
     try {
       const { account, token } = await service.createCaller();
       const headers = { 'Idempotency-Key': 'airtime-unreachable' };

@@ -24,3 +24,5 @@ export type {
 } from './fake-africastalking.js';
 export { airtimeScriptFor } from './fake-airtime-scripts.js';
 export type { AirtimeScript } from './fake-airtime-scripts.js';
+export { startLiveFakes } from './live-fakes.js';
+export type { LiveFakes, LiveFakesOptions } from './live-fakes.js';
