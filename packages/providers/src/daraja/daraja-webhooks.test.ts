@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { darajaWebhooks } from './daraja-webhooks.js';
+import { DARAJA_DECLINED, darajaWebhooks } from './daraja-webhooks.js';
 
 function result(name: string, event = 'result') {
   return {
@@ -156,6 +156,34 @@ describe('darajaWebhooks', () => {
       status: 200,
       contentType: 'application/json',
       body: '{"ResultCode":0,"ResultDesc":"Accepted"}',
+    });
+  });
+
+  it('never names a declined call by the status query’s own success code', () => {
+    const failed = {
+      Result: {
+        ResultType: 0,
+        ResultCode: 0,
+        ResultDesc: 'The service request has been accepted successfully.',
+        OriginatorConversationID: '16740-34861180-1',
+        ConversationID: 'AG_20261126_query',
+        TransactionID: 'TKQ0000000',
+        ResultParameters: {
+          ResultParameter: [
+            { Key: 'TransactionStatus', Value: 'Failed' },
+            { Key: 'Amount', Value: 1500 },
+          ],
+        },
+      },
+    };
+    const event = darajaWebhooks.parse({
+      event: 'result',
+      contentType: 'application/json',
+      body: JSON.stringify(failed),
+    });
+    expect(event).toMatchObject({
+      kind: 'reports',
+      reports: [{ about: 'status', outcome: 'declined', providerCode: '', reason: DARAJA_DECLINED }],
     });
   });
 });

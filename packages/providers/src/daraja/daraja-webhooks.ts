@@ -48,7 +48,9 @@ function statusReport(result: InitiatorResult, id: string): ProviderReport | str
       providerId: id,
       about: 'status',
       outcome: 'declined',
-      providerCode: result.resultCode,
+      // The query's own ResultCode is its success (0); the call's decline code is not in the answer, so
+      // M-Pesa's receipt of the failed call names it, when there is one.
+      providerCode: result.parameters.get('ReceiptNo') ?? '',
       reason: DARAJA_DECLINED,
     };
   }
