@@ -27,7 +27,13 @@ export {
   unappliedWebhookCalls,
 } from './webhook-inbox.js';
 export type { InboxEntry } from './webhook-inbox.js';
-export { recordSubmissionId, recordedSubmissionIds, submissionIdOf } from './submission-ids.js';
+export {
+  attemptRecorded,
+  recordAttempt,
+  recordSubmissionId,
+  recordedSubmissionIds,
+  submissionIdOf,
+} from './submission-ids.js';
 export type { SubmissionId } from './submission-ids.js';
 export { firstLegNetwork, routeEveryNetworkTo, routeNetworks, unservedNetwork } from './provider-routes.js';
 export type { ProviderRoutes } from './provider-routes.js';

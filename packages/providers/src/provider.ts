@@ -78,7 +78,7 @@ export interface ProviderReport extends Omit<ProviderResult, 'reference'> {
    * (whose failure says nothing of the submission). A report about an id recorded for the other purpose is
    * not applied.
    */
-  readonly about: SubmissionId['purpose'];
+  readonly about: Exclude<SubmissionId['purpose'], 'attempt'>;
 }
 
 /**

@@ -23,7 +23,12 @@ export interface SubmissionId {
   readonly provider: string;
   readonly providerId: string;
   readonly reference: string;
-  readonly purpose: 'submission' | 'status';
+  /**
+   * `submission`: the id the provider gave the submission; `status`: a status query's about it;
+   * `attempt`: our own mark, written before a call that cannot be deduplicated is sent, so a call whose
+   * acknowledgement was lost is told from one never made.
+   */
+  readonly purpose: 'submission' | 'status' | 'attempt';
   readonly otherId: string;
 }
 
@@ -124,4 +129,47 @@ export async function submissionIdOf(
   const row = rows[0];
   if (row === undefined) return undefined;
   return { provider, providerId: row.provider_id, reference, purpose: 'submission', otherId: row.other_id };
+}
+
+/**
+ * Marks that a call for `reference` is about to be sent to `provider`, before it is: afterwards, no
+ * recorded id and no mark means the call was never made, so it may be made now.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { migrateProviders, recordAttempt } from '@topup/providers';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * await migrateProviders(store);
+ * await recordAttempt(store, 'daraja', 'TXVQYSN6XMFZTY-payment', new Date());
+ * ```
+ */
+export function recordAttempt(db: Queryable, provider: string, reference: string, now: Date): Promise<void> {
+  return recordSubmissionId(
+    db,
+    { provider, providerId: `attempt:${reference}`, reference, purpose: 'attempt', otherId: '' },
+    now,
+  );
+}
+
+/**
+ * Whether a call for `reference` was ever about to be sent to `provider` (`recordAttempt`).
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { attemptRecorded, migrateProviders } from '@topup/providers';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * await migrateProviders(store);
+ * await attemptRecorded(store, 'daraja', 'TXVQYSN6XMFZTY'); // false
+ * ```
+ */
+export async function attemptRecorded(db: Queryable, provider: string, reference: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM provider_submission_ids WHERE provider = $1 AND provider_id = $2`,
+    [provider, `attempt:${reference}`],
+  );
+  return rows.length > 0;
 }

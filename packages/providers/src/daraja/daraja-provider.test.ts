@@ -325,8 +325,28 @@ describe('the Daraja provider’s airtime legs', () => {
   it('throws when asked about a leg it has no recorded id for', async () => {
     await expect(daraja.queryLeg?.('TXNOTSUBMITTED-payment')).rejects.toThrow(/CheckoutRequestID/);
     await expect(daraja.queryLeg?.('TXNOTSUBMITTED-refund')).rejects.toThrow(/ConversationID/);
-    await expect(daraja.query('TXNOTSUBMITTED')).rejects.toThrow(/ConversationID/);
     await expect(daraja.queryLeg?.('TXNOTSUBMITTED-delivery')).rejects.toThrow(/payment or refund/);
+  });
+
+  it('finds a transaction it never sent not_found, so it may be sent now', async () => {
+    const transaction = await requestAirtime(ledger, accountId, recipient, '254708374149');
+    expect(await daraja.query(transaction.reference)).toEqual({ kind: 'not_found' });
+  });
+
+  it('cannot be asked about a prompt sent whose acknowledgement was lost, and never calls it not found', async () => {
+    const transaction = await requestAirtime(ledger, accountId, recipient, '254708379006');
+    const prompts = () =>
+      fake.requests.filter(
+        (request) =>
+          request.path === '/mpesa/stkpush/v1/processrequest' &&
+          (request.body as { PhoneNumber?: unknown }).PhoneNumber === '254708379006',
+      ).length;
+    expect(await daraja.submit(transaction)).toMatchObject({ kind: 'unavailable' });
+    const again = await daraja.submit(transaction);
+    expect(again).toMatchObject({ kind: 'unavailable' });
+    expect(again).not.toHaveProperty('taken');
+    expect(prompts()).toBe(1);
+    await expect(daraja.query(transaction.reference)).rejects.toThrow(/acknowledgement never arrived/);
   });
 
   it('takes no delivery leg, and no airtime without the STK settings', async () => {

@@ -17,7 +17,13 @@ import type { Store, TransactionRecord } from '@topup/ledger';
 import type { LegOrder, Provider, ProviderStatus, SubmitResult } from '../provider.js';
 import { providerTablesReady } from '../provider-migrations.js';
 import { createSharedAccessToken } from '../shared-access-token.js';
-import { recordSubmissionId, submissionIdOf, type SubmissionId } from '../submission-ids.js';
+import {
+  attemptRecorded,
+  recordAttempt,
+  recordSubmissionId,
+  submissionIdOf,
+  type SubmissionId,
+} from '../submission-ids.js';
 import { callDaraja, issueDarajaToken, type DarajaAnswer, type DarajaEndpoint } from './daraja-client.js';
 import {
   b2bPaymentRequest,
@@ -158,6 +164,20 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
   const remember = (ids: Acknowledgement, reference: string, purpose: SubmissionId['purpose']) =>
     recordSubmissionId(store, { provider: name, ...ids, reference, purpose }, now());
 
+  /**
+   * Marks a call about to be sent that Daraja cannot deduplicate; false when the mark could not be
+   * written, in which case the call is not sent (nothing was, so nothing can come of it).
+   */
+  const marked = (reference: string) =>
+    recordAttempt(store, name, reference, now()).then(
+      () => true,
+      () => false,
+    );
+  /** A call sent before whose acknowledgement was lost: never sent again, whoever asks. */
+  const sentUnacknowledged = (reference: string) => attemptRecorded(store, name, reference);
+  const unanswered: SubmitResult = { kind: 'unavailable', reason: 'the provider did not answer in time' };
+  const notSent: SubmitResult = { kind: 'unavailable', reason: NOT_TAKEN, taken: false };
+
   /** The id recorded for the submission of `reference`; a call never acknowledged cannot be asked about. */
   const recordedId = async (reference: string, what: string): Promise<SubmissionId> => {
     const submitted = await submissionIdOf(store, name, reference);
@@ -221,6 +241,8 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
     } catch {
       return notWholeShillings;
     }
+    if (await sentUnacknowledged(leg)) return unanswered;
+    if (!(await marked(leg))) return notSent;
     const answer = acknowledged(
       await callDaraja(endpoint, tokens, '/mpesa/stkpush/v1/processrequest', body),
       stkIds,
@@ -318,6 +340,9 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
         return notWholeShillings;
       }
       await providerTablesReady(store);
+      if ((await submissionIdOf(store, name, reference)) !== undefined) return { kind: 'accepted' };
+      if (await sentUnacknowledged(reference)) return unanswered;
+      if (!(await marked(reference))) return notSent;
       const answer = acknowledged(await callDaraja(endpoint, tokens, '/mpesa/b2b/v1/paymentrequest', body));
       if ('kind' in answer) return answer;
       await remember(answer, reference, 'submission');
@@ -334,7 +359,15 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
       // float's B2B under the reference itself.
       const payment = legId(reference, 'payment');
       if ((await submissionIdOf(store, name, payment)) !== undefined) return askPrompt(payment);
-      return askStatus(reference);
+      if ((await submissionIdOf(store, name, reference)) !== undefined) return askStatus(reference);
+      // No id: either the call was never made (a crash before it), which it may be now, or its
+      // acknowledgement was lost, after which it cannot be asked about and must never be made again.
+      const attempted =
+        (await attemptRecorded(store, name, payment)) || (await attemptRecorded(store, name, reference));
+      if (!attempted) return { kind: 'not_found' };
+      throw new Error(
+        `Expected an id recorded for ${reference}, found none: its call was sent and its acknowledgement never arrived, so Daraja cannot be asked about it.`,
+      );
     },
 
     async submitLeg(order: LegOrder): Promise<SubmitResult> {
