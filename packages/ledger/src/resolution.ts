@@ -17,7 +17,7 @@ import type { ResolveOutcome } from './outcomes.js';
 import { runWithWrites } from './sql-statement.js';
 import { unappliedInsertStatement, type UnappliedResolution } from './unapplied-resolutions.js';
 import type { Queryable } from './store.js';
-import { legEndStatement, legEndsOf, type LegEnd } from './transaction-legs.js';
+import { legEndConflict, legEndStatement, legEndsOf, type LegEnd } from './transaction-legs.js';
 import {
   transactionColumns,
   transactionRecordOf,
@@ -160,8 +160,10 @@ interface ResolvedRow extends TransactionRow {
 }
 
 /**
- * Moves each still-requested transaction to its new state and returns it with its pending transfer (agent
- * float). The rows are locked in reference order first, so two workers resolving overlapping batches never
+ * Moves each still-requested transaction to its new state, ends its legs as the resolution says (in the
+ * same statement, before any account is locked: a completion's legs all succeeded; a cancellation's first
+ * leg failed, or for a purchase whose payment was collected, the payment succeeded, the delivery failed and
+ * the payment was refunded), and returns it with its pending transfer (agent float). The rows are locked in reference order first, so two workers resolving overlapping batches never
  * wait on each other crosswise. They are found by primary key alone and their state is checked once
  * locked: a condition on `state` would let the planner walk the partial index of every requested
  * transaction and test each against the batch, a cost that grows with the number in flight.
@@ -187,6 +189,27 @@ async function updateStates(
          AS u (new_reference, new_state, new_code, new_reason) ON u.new_reference = locked.locked_reference
        WHERE reference = locked.locked_reference AND locked.locked_state = 'requested'
        RETURNING ${transactionColumns}
+     ),
+     ended_legs AS (
+       INSERT INTO transaction_legs (reference, kind, provider, state, provider_reference, reviewed_by,
+         reviewed_at, created_at, updated_at)
+       SELECT resolved.reference, e.kind, u.provider, e.state, u.code, u.reviewed_by,
+         CASE WHEN u.reviewed_by = '' THEN NULL ELSE $5::timestamptz END, $5::timestamptz, $5::timestamptz
+       FROM resolved
+       JOIN unnest($1::text[], $6::text[], $3::text[], $7::text[], $8::boolean[])
+         AS u (leg_reference, provider, code, reviewed_by, collected) ON u.leg_reference = resolved.reference
+       JOIN (VALUES ('float_done', 'disbursement', 'succeeded'), ('float_failed', 'disbursement', 'failed'),
+           ('bought', 'payment', 'succeeded'), ('bought', 'delivery', 'succeeded'),
+           ('declined', 'payment', 'failed'),
+           ('refunded', 'payment', 'succeeded'), ('refunded', 'delivery', 'failed'),
+           ('refunded', 'refund', 'succeeded')) AS e (outcome, kind, state)
+         ON e.outcome = CASE
+           WHEN resolved.type = 'Agent Float' THEN
+             CASE WHEN resolved.state = 'completed' THEN 'float_done' ELSE 'float_failed' END
+           WHEN resolved.state = 'completed' THEN 'bought'
+           WHEN u.collected THEN 'refunded'
+           ELSE 'declined' END
+       ${legEndConflict}
      )
      SELECT resolved.*, p.id AS pending_id, p.debit_account_id AS pending_debit_account_id,
        p.credit_account_id AS pending_credit_account_id, p.amount AS pending_amount
@@ -197,6 +220,11 @@ async function updateStates(
       requests.map((request) => request.resolution.providerCode ?? ''),
       requests.map((request) => (request.resolution.kind === 'cancel' ? request.resolution.reason : '')),
       now.toISOString(),
+      requests.map((request) => request.resolution.provider ?? ''),
+      requests.map((request) => request.resolution.reviewedBy ?? ''),
+      requests.map(
+        (request) => request.resolution.kind === 'cancel' && request.resolution.paymentCollected === true,
+      ),
     ],
   );
   return new Map(
@@ -357,7 +385,6 @@ export async function resolveBatch(
         ? floatEffect(record, resolution, pending.get(record.reference))
         : airtimeEffect(record, resolution, channelIds.get(`${record.accountId}:airtime`), context),
     );
-    legEnds.push(...legEndsOf(record, resolution));
     const channelName = channelOf(record);
     const channelId = channelIds.get(`${record.accountId}:${channelName}`);
     const channelAccount = channelId === undefined ? undefined : running.get(channelId);

@@ -200,6 +200,20 @@ export function legEndsOf(record: TransactionRecord, resolution: Resolution): Le
 }
 
 /**
+ * How a leg's end meets a row already there: a leg noted as unsettled takes its end and keeps its history
+ * (queries, review), and a leg that already ended so (a purchase's payment, noted when it succeeded) keeps
+ * the provider and provider reference noted then.
+ */
+export const legEndConflict = `ON CONFLICT (reference, kind) DO UPDATE SET
+       state = excluded.state,
+       provider = CASE WHEN excluded.provider = '' OR transaction_legs.state = excluded.state
+         THEN transaction_legs.provider ELSE excluded.provider END,
+       provider_reference = CASE WHEN excluded.provider_reference = '' OR transaction_legs.state = excluded.state
+         THEN transaction_legs.provider_reference ELSE excluded.provider_reference END,
+       reviewed_by = excluded.reviewed_by, reviewed_at = excluded.reviewed_at,
+       next_query_at = NULL, updated_at = excluded.updated_at`;
+
+/**
  * One INSERT of every leg's end; a leg already noted as unsettled takes its end and keeps its history
  * (queries, review), and a leg that already ended so (a purchase's payment, noted when it succeeded) keeps
  * the provider and provider reference noted then. None when there is nothing to write.
@@ -211,14 +225,7 @@ export function legEndStatement(ends: readonly LegEnd[], now: Date): SqlStatemen
        reviewed_at, created_at, updated_at)
      SELECT r, k, p, s, c, b, CASE WHEN b = '' THEN NULL ELSE $7::timestamptz END, $7::timestamptz, $7::timestamptz
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u (r, k, p, s, c, b)
-     ON CONFLICT (reference, kind) DO UPDATE SET
-       state = excluded.state,
-       provider = CASE WHEN excluded.provider = '' OR transaction_legs.state = excluded.state
-         THEN transaction_legs.provider ELSE excluded.provider END,
-       provider_reference = CASE WHEN excluded.provider_reference = '' OR transaction_legs.state = excluded.state
-         THEN transaction_legs.provider_reference ELSE excluded.provider_reference END,
-       reviewed_by = excluded.reviewed_by, reviewed_at = excluded.reviewed_at,
-       next_query_at = NULL, updated_at = excluded.updated_at`,
+     ${legEndConflict}`,
     values: [
       ends.map((end) => end.reference),
       ends.map((end) => end.kind),
