@@ -13,7 +13,7 @@ import { answerWithin, late } from '../answer-within.js';
 import { submitLegWithin } from '../submit-within.js';
 import { applyProviderResult } from './provider-results.js';
 import type { RoundResult } from './poll-loop.js';
-import { nextQueryDelayMs } from './query-backoff.js';
+import { nextQueryOf } from './query-backoff.js';
 
 export interface PurchaseChainsDependencies {
   readonly ledger: Pick<Ledger, 'purchasesUnderWay' | 'noteLeg' | 'complete' | 'cancel'>;
@@ -56,16 +56,11 @@ function providerOf(deps: PurchaseChainsDependencies, purchase: PurchaseUnderWay
   return { network, provider: deps.providers.forNetwork(network) };
 }
 
-function nextQueryAt(deps: PurchaseChainsDependencies, purchase: PurchaseUnderWay): Date {
-  const now = deps.now().getTime();
-  const ageMs = now - purchase.transaction.createdAt.getTime();
-  return new Date(now + nextQueryDelayMs(deps.queryAfterMs, ageMs));
-}
+const scheduleOf = (deps: PurchaseChainsDependencies, purchase: PurchaseUnderWay) =>
+  nextQueryOf(deps, purchase.transaction.createdAt, deps.now());
 
-function pastWindow(deps: PurchaseChainsDependencies, purchase: PurchaseUnderWay): boolean {
-  const ageMs = deps.now().getTime() - purchase.transaction.createdAt.getTime();
-  return ageMs >= deps.timeoutMs + deps.reconciliationWindowMs;
-}
+const nextQueryAt = (deps: PurchaseChainsDependencies, purchase: PurchaseUnderWay): Date =>
+  scheduleOf(deps, purchase).nextQueryAt;
 
 async function deliver(deps: PurchaseChainsDependencies, purchase: PurchaseUnderWay): Promise<string> {
   const { ledger, logger } = deps;
@@ -186,12 +181,12 @@ async function ask(
     await ledger.noteLeg(purchase.transaction.reference, { kind, state: 'failed', provider: leg.provider });
     return 'delivery never taken';
   }
-  const review = pastWindow(deps, purchase);
+  const { nextQueryAt: askAgainAt, review } = scheduleOf(deps, purchase);
   await ledger.noteLeg(purchase.transaction.reference, {
     kind,
     state: status !== late && status.kind === 'pending' ? 'pending' : 'unknown',
     provider: leg.provider,
-    nextQueryAt: nextQueryAt(deps, purchase),
+    nextQueryAt: askAgainAt,
     review,
     asked: true,
   });

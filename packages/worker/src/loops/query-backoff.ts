@@ -1,10 +1,28 @@
-// How long to wait before asking a provider again about a leg it has not settled: never sooner than
-// PROVIDER_QUERY_AFTER_SECONDS, then after half the transaction's age, and never more than 15 minutes
-// apart, so a long wait costs few questions and a late answer is still found soon.
+// When to ask a provider again about a leg it has not settled, and whether the leg now waits for an
+// operator: never sooner than PROVIDER_QUERY_AFTER_SECONDS, then after half the transaction's age, never
+// more than 15 minutes apart (a long wait costs few questions and a late answer is still found soon); and
+// for review once the transaction is older than its timeout plus the reconciliation window. The first leg
+// (transaction-timeouts.ts) and a purchase's later legs (purchase-chains.ts) follow the same schedule.
 
 /** The longest wait between two questions about one unsettled leg. */
 const MAX_QUERY_INTERVAL_MS = 15 * 60_000;
 
-export function nextQueryDelayMs(queryAfterMs: number, ageMs: number): number {
-  return Math.min(Math.max(queryAfterMs, ageMs / 2), MAX_QUERY_INTERVAL_MS);
+export interface QuerySchedule {
+  readonly queryAfterMs: number;
+  readonly timeoutMs: number;
+  readonly reconciliationWindowMs: number;
+}
+
+/** The next question about a leg of a transaction made at `createdAt`, asked at `now`. */
+export function nextQueryOf(
+  schedule: QuerySchedule,
+  createdAt: Date,
+  now: Date,
+): { readonly nextQueryAt: Date; readonly review: boolean } {
+  const ageMs = now.getTime() - createdAt.getTime();
+  const waitMs = Math.min(Math.max(schedule.queryAfterMs, ageMs / 2), MAX_QUERY_INTERVAL_MS);
+  return {
+    nextQueryAt: new Date(now.getTime() + waitMs),
+    review: ageMs >= schedule.timeoutMs + schedule.reconciliationWindowMs,
+  };
 }
