@@ -279,6 +279,73 @@ export interface AirtimeData {
 export type AirtimeCallbackData = Omit<AirtimeData, 'payment'>;
 
 /**
+ * The data of an airtime transaction sent from the caller's Airtime balance (`send_airtime`), as
+ * `get_transaction` and its callback show it: there is no payer, so no `payment` object.
+ *
+ * @example
+ * ```ts
+ * import type { SentAirtimeData, TransactionData } from '@topup/envelope';
+ *
+ * function wasSentFromBalance(data: TransactionData): data is SentAirtimeData {
+ *   return data.transaction.type === 'Airtime' && !('payment' in data);
+ * }
+ * ```
+ */
+export type SentAirtimeData = AirtimeCallbackData;
+
+/**
+ * One recipient's transaction in a `send_airtime` answer, in request order: its own reference, the
+ * recipient, the amount and where it stands (`Requested`, or `Cancelled` when the carrier refused it at
+ * once, with the reason in `errors`).
+ *
+ * @example
+ * ```ts
+ * import type { SentAirtimeEntry } from '@topup/envelope';
+ *
+ * function refused(entries: readonly SentAirtimeEntry[]): string[] {
+ *   return entries.filter((entry) => entry.status === 'Cancelled').map((entry) => entry.recipient.mobile);
+ * }
+ * ```
+ */
+export interface SentAirtimeEntry {
+  reference: string;
+  recipient: Party;
+  currency: string;
+  amount: string;
+  country: string;
+  network: Carrier;
+  status: TransactionStatus;
+  state: TransactionState;
+  /** The carrier's code of a refusal; usually blank. */
+  code: string;
+  /** Why the recipient was cancelled at once; empty otherwise. */
+  errors: string[];
+}
+
+/**
+ * The data of a `send_airtime` answer: one transaction per recipient in request order, the sender, the
+ * messages and the caller's Airtime channel after the reservation.
+ *
+ * @example
+ * ```ts
+ * import { decodeJsonEnvelope, type SendAirtimeData, type SuccessEnvelope } from '@topup/envelope';
+ *
+ * declare const body: string; // the answer to POST /api/send_airtime
+ * const envelope = decodeJsonEnvelope(body);
+ * if (envelope.status.type === 'SUCCESS') {
+ *   const { transactions, channel } = (envelope as SuccessEnvelope<SendAirtimeData>).data;
+ *   console.log(transactions.length, channel.balance);
+ * }
+ * ```
+ */
+export interface SendAirtimeData {
+  sender: Party;
+  transactions: SentAirtimeEntry[];
+  messaging: Messaging;
+  channel: Channel;
+}
+
+/**
  * The data of either operation; `transaction.type` tells which.
  *
  * @example
@@ -290,7 +357,7 @@ export type AirtimeCallbackData = Omit<AirtimeData, 'payment'>;
  * }
  * ```
  */
-export type TransactionData = AgentFloatData | AirtimeData;
+export type TransactionData = AgentFloatData | AirtimeData | SentAirtimeData;
 
 /**
  * One leg of a transaction, as `get_transaction` shows it: float is one `disbursement`; airtime is a

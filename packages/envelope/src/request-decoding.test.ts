@@ -156,6 +156,48 @@ describe('decodeXmlRequest', () => {
     expect(decodeXmlRequest(`<xml><note>${note}</note></xml>`)).toStrictEqual({ ok: true, value: { note } });
   });
 
+  it('reads a list field as its entries in order, an entry with fields as an object', () => {
+    const body =
+      '<xml><recipients><recipient><mobile>0712345678</mobile><amount>50</amount></recipient>' +
+      '<recipient><mobile>0712345678</mobile></recipient><recipient></recipient></recipients>' +
+      '<note>x</note></xml>';
+    expect(decodeXmlRequest(body)).toEqual({
+      ok: true,
+      value: {
+        recipients: [{ mobile: '0712345678', amount: '50' }, { mobile: '0712345678' }, ''],
+        note: 'x',
+      },
+    });
+  });
+
+  it('reads an empty list field as an empty string, like any empty field', () => {
+    expect(decodeXmlRequest('<xml><recipients></recipients></xml>')).toEqual({
+      ok: true,
+      value: { recipients: '' },
+    });
+  });
+
+  it('refuses a list entry not named by the singular', () => {
+    expect(
+      decodeXmlRequest(
+        '<xml><recipients><recipient><a>1</a></recipient><person><a>1</a></person></recipients></xml>',
+      ),
+    ).toEqual({
+      ok: false,
+      problem: 'Expected only <recipient> elements in <recipients>, received <person>.',
+    });
+  });
+
+  it('refuses a field repeated inside a list entry', () => {
+    const decoded = decodeXmlRequest(
+      '<xml><recipients><recipient><a>1</a><a>2</a></recipient></recipients></xml>',
+    );
+    expect(decoded).toEqual({
+      ok: false,
+      problem: 'Expected each field once, received <a> more than once in <recipient>.',
+    });
+  });
+
   it('reads a field with child elements as a nested object', () => {
     expect(decodeXmlRequest('<xml><payment><mobile>1</mobile></payment></xml>')).toStrictEqual({
       ok: true,

@@ -8,6 +8,7 @@ import { readJson, JsonSyntaxError } from './json-syntax.js';
 import { requestLimits } from './limits.js';
 import { readXml, type XmlElement } from './xml-reading.js';
 import { utf8Length } from './utf8-length.js';
+import { listEntryName } from './wire-arrays.js';
 
 /**
  * What the request decoders return: the body's fields, or why the body cannot be read (answered `1000`).
@@ -74,7 +75,8 @@ export function decodeJsonRequest(text: string): DecodeResult {
 /**
  * The fields of an XML request body: root element `xml` with one child element per field, each field
  * once. A field's value is its text; an empty element is "". A field with child elements becomes a
- * nested object under the same rules. Refuses DOCTYPE, entity definitions, processing instructions and
+ * nested object under the same rules, except a list field (`recipients`), whose children are its entries,
+ * each named by the singular (`recipient`), in order. Refuses DOCTYPE, entity definitions, processing instructions and
  * anything over `requestLimits`.
  *
  * @example
@@ -82,6 +84,8 @@ export function decodeJsonRequest(text: string): DecodeResult {
  * import { decodeXmlRequest } from '@topup/envelope';
  *
  * decodeXmlRequest('<xml><amount>0100</amount></xml>'); // { ok: true, value: { amount: '0100' } }
+ * decodeXmlRequest('<xml><recipients><recipient><amount>50</amount></recipient></recipients></xml>');
+ * // { ok: true, value: { recipients: [{ amount: '50' }] } }
  * decodeXmlRequest('<!DOCTYPE x><xml/>').ok; // false
  * ```
  */
@@ -122,8 +126,13 @@ function fieldsOf(element: XmlElement): DecodeResult {
       };
     }
     seen.add(child.name);
+    const entryName = listEntryName(child.name);
     if (child.children.length === 0) {
       entries.push([child.name, child.text]);
+    } else if (entryName !== undefined) {
+      const list = listOf(child, entryName);
+      if (!list.ok) return list;
+      entries.push([child.name, list.value]);
     } else {
       const nested = fieldsOf(child);
       if (!nested.ok) return nested;
@@ -131,4 +140,29 @@ function fieldsOf(element: XmlElement): DecodeResult {
     }
   }
   return { ok: true, value: Object.fromEntries(entries) };
+}
+
+// A list field (`<recipients>`) holds one element per entry, each named by the singular; an entry with
+// fields becomes an object and a bare one its text, so judging each entry stays the validator's work.
+function listOf(
+  element: XmlElement,
+  entryName: string,
+): { ok: true; value: unknown[] } | { ok: false; problem: string } {
+  const values: unknown[] = [];
+  for (const entry of element.children) {
+    if (entry.name !== entryName) {
+      return {
+        ok: false,
+        problem: `Expected only <${entryName}> elements in <${element.name}>, received <${entry.name}>.`,
+      };
+    }
+    if (entry.children.length === 0) {
+      values.push(entry.text);
+      continue;
+    }
+    const fields = fieldsOf(entry);
+    if (!fields.ok) return fields;
+    values.push(fields.value);
+  }
+  return { ok: true, value: values };
 }

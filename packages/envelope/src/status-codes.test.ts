@@ -47,7 +47,7 @@ describe('the status-code table', () => {
   it('refuses to pick an 8000 message without the operation', () => {
     const code = '8000' as FailureCode;
     expect(() => failureMessage(code, undefined)).toThrow(
-      'Expected an operation (send_agent_float or buy_airtime) with status code 8000',
+      'Expected an operation (send_agent_float, buy_airtime or send_airtime) with status code 8000',
     );
   });
 

@@ -55,7 +55,7 @@ export type StatusType = 'SUCCESS' | 'FAIL';
  * failureMessage('8000', operation); // 'Purchase Cancelled'
  * ```
  */
-export type CancellableOperation = 'send_agent_float' | 'buy_airtime';
+export type CancellableOperation = 'send_agent_float' | 'buy_airtime' | 'send_airtime';
 
 /**
  * One row of the status-code table: the code, its type and message, and the HTTP status it is sent with.
@@ -89,6 +89,7 @@ export interface StatusCodeEntry {
 export const successMessages = {
   agentFloatRequested: 'Agent float requested',
   airtimeRequested: 'Airtime purchase requested',
+  airtimeSendRequested: 'Airtime send requested',
   balanceFound: 'Balance found',
   transactionFound: 'Transaction found',
   agentFloatDeposited: 'Agent float deposited',
@@ -153,6 +154,7 @@ export const alternateHttpStatus = {
 const cancelledMessages: Readonly<Record<CancellableOperation, string>> = {
   send_agent_float: 'Agent Float Cancelled',
   buy_airtime: 'Purchase Cancelled',
+  send_airtime: 'Airtime Cancelled',
 };
 
 /**
@@ -189,7 +191,7 @@ export function failureMessage(code: FailureCode, operation?: CancellableOperati
   if (code !== '8000') return statusCodes[code].message;
   if (operation === undefined) {
     throw new TypeError(
-      'Expected an operation (send_agent_float or buy_airtime) with status code 8000, whose message ' +
+      'Expected an operation (send_agent_float, buy_airtime or send_airtime) with status code 8000, whose message ' +
         'depends on it; received none.',
     );
   }

@@ -9,6 +9,8 @@ const entryNames: Readonly<Record<string, string>> = {
   deliveries: 'delivery',
   attempts: 'attempt',
   legs: 'leg',
+  recipients: 'recipient',
+  transactions: 'transaction',
 };
 
 /** The element name of one entry of the list under `key`, or undefined when `key` is not a list. */
