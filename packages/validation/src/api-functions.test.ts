@@ -1,12 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { apiFunctions, isApiFunctionName, requestJsonSchema, requestSchemas } from './api-functions.js';
+import {
+  apiFunctions,
+  isApiFunctionName,
+  keyedOperations,
+  operationCatalog,
+  requestJsonSchema,
+  requestSchemas,
+} from './api-functions.js';
 import { parseBuyAirtime } from './buy-airtime.js';
 import { parseSendAgentFloat } from './send-agent-float.js';
+import { parseSendAirtime } from './send-airtime.js';
 
 const functionNames = [
   'send_agent_float',
   'buy_airtime',
+  'send_airtime',
   'get_balance',
   'get_transaction',
   'add_callback_endpoint',
@@ -26,11 +35,23 @@ describe('apiFunctions', () => {
   it('maps the operations to their parse functions', () => {
     expect(apiFunctions.send_agent_float).toBe(parseSendAgentFloat);
     expect(apiFunctions.buy_airtime).toBe(parseBuyAirtime);
+    expect(apiFunctions.send_airtime).toBe(parseSendAirtime);
+  });
+
+  it('keys the money operations, send_airtime paid from the Airtime balance', () => {
+    expect(keyedOperations).toEqual(['send_agent_float', 'buy_airtime', 'send_airtime']);
+    expect(operationCatalog.send_airtime).toMatchObject({
+      kind: 'money',
+      channel: 'airtime',
+      paidFromBalance: true,
+      clientMethod: 'sendAirtime',
+    });
   });
 
   it('recognises function names, and not names inherited from Object', () => {
     expect(isApiFunctionName('buy_airtime')).toBe(true);
-    expect(isApiFunctionName('send_airtime')).toBe(false);
+    expect(isApiFunctionName('send_airtime')).toBe(true);
+    expect(isApiFunctionName('bulk_airtime')).toBe(false);
     expect(isApiFunctionName('constructor')).toBe(false);
     expect(isApiFunctionName('__proto__')).toBe(false);
   });
@@ -76,6 +97,18 @@ describe('requestJsonSchema', () => {
       'payment_email',
     ]);
     expect(schema.required).toEqual(['mobile', 'amount', 'payment_network', 'payment_mobile']);
+  });
+
+  it('documents send_airtime as a bounded list of buy_airtime recipients and a note', () => {
+    const schema = requestJsonSchema('send_airtime');
+    expect(Object.keys(schema.properties ?? {})).toEqual(['recipients', 'note']);
+    expect(schema.required).toEqual(['recipients']);
+    expect(schema.properties?.recipients).toMatchObject({
+      type: 'array',
+      minItems: 1,
+      maxItems: 1000,
+      items: { type: 'object', required: ['mobile', 'amount'] },
+    });
   });
 
   it('documents integers as a JSON integer or a digit string', () => {

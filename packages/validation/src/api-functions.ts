@@ -28,6 +28,7 @@ import {
 } from './callback-requests.js';
 import type { ParseOptions, ValidationResult } from './request-parser.js';
 import { parseSendAgentFloat, sendAgentFloatSchema } from './send-agent-float.js';
+import { parseSendAirtime, sendAirtimeSchema } from './send-airtime.js';
 
 /**
  * What an operation does, which decides how it may be repeated:
@@ -83,7 +84,7 @@ export interface OperationEntry {
  *
  * const keyed = Object.entries(operationCatalog)
  *   .filter(([, entry]) => entry.kind === 'money')
- *   .map(([name]) => name); // ['send_agent_float', 'buy_airtime']
+ *   .map(([name]) => name); // ['send_agent_float', 'buy_airtime', 'send_airtime']
  * ```
  */
 export const operationCatalog = {
@@ -103,6 +104,15 @@ export const operationCatalog = {
     channel: 'airtime',
     successMessage: successMessages.airtimeRequested,
     clientMethod: 'buyAirtime',
+  },
+  send_airtime: {
+    parse: parseSendAirtime,
+    schema: sendAirtimeSchema,
+    kind: 'money',
+    channel: 'airtime',
+    paidFromBalance: true,
+    successMessage: successMessages.airtimeSendRequested,
+    clientMethod: 'sendAirtime',
   },
   get_balance: {
     parse: parseGetBalance,
@@ -201,7 +211,7 @@ export const requestSchemas = eachOperation((entry) => entry.schema) as {
  * ```ts
  * import { keyedOperations } from '@topup/validation';
  *
- * keyedOperations.includes('buy_airtime'); // true
+ * keyedOperations; // ['send_agent_float', 'buy_airtime', 'send_airtime']
  * ```
  */
 export const keyedOperations: readonly ApiFunctionName[] = (

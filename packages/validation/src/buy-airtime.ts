@@ -1,5 +1,7 @@
 // `buy_airtime`: the request fields in the spec's order, and its rules between fields. The recipient
 // (`mobile`) decides country, currency and carrier; the payer's `payment_network` is never detected.
+// The recipient's fields and rules are also each entry of `send_airtime`'s list, so they are defined
+// apart from the payer's.
 
 import { z } from 'zod';
 import { amountBoundProblems, resolveNetwork, resolvePlace } from './contextual-rules.js';
@@ -21,7 +23,7 @@ import {
   type ValidationResult,
 } from './request-parser.js';
 
-const buyAirtimeFields = z.object({
+const airtimeRecipientFields = z.object({
   country: countryCode
     .optional()
     .meta({ description: '2-letter ISO code of the recipient; detected if omitted' }),
@@ -31,6 +33,28 @@ const buyAirtimeFields = z.object({
   email: emailAddress.optional().meta({ description: 'Recipient e-mail' }),
   currency: currencyCode.optional().meta({ description: '3-letter ISO code; detected if omitted' }),
   amount: wholeAmount.meta({ description: 'Airtime to send, whole units, digits only' }),
+});
+
+/** One recipient of airtime, in the spec's field order; its mobile decides country, currency and carrier. */
+export const airtimeRecipientDefinition = defineRequest(
+  airtimeRecipientFields,
+  (fields, { failed, complete, options }) => {
+    const place = resolvePlace(fields, failed);
+    const network = resolveNetwork(fields, failed, (detected) => detected.carrier, carriers);
+    const problems = [...place.problems, ...network.problems, ...amountBoundProblems(fields.amount, options)];
+    if (
+      complete === undefined ||
+      place.value === undefined ||
+      network.value === undefined ||
+      problems.length > 0
+    ) {
+      return { ok: false, problems };
+    }
+    return { ok: true, value: { ...complete, ...place.value, network: network.value } };
+  },
+);
+
+const buyAirtimeFields = airtimeRecipientFields.extend({
   note: boundedText(maxTextLength).optional().meta({ description: 'Reference, ideally unique' }),
   payment_network: z.enum(moneyNetworks).meta({ description: 'Money network of the payer' }),
   payment_name: boundedText(maxTextLength).optional().meta({ description: 'Payer name' }),
@@ -40,19 +64,13 @@ const buyAirtimeFields = z.object({
   payment_email: emailAddress.optional().meta({ description: 'Payer e-mail' }),
 });
 
-const buyAirtimeDefinition = defineRequest(buyAirtimeFields, (fields, { failed, complete, options }) => {
-  const place = resolvePlace(fields, failed);
-  const network = resolveNetwork(fields, failed, (detected) => detected.carrier, carriers);
-  const problems = [...place.problems, ...network.problems, ...amountBoundProblems(fields.amount, options)];
-  if (
-    complete === undefined ||
-    place.value === undefined ||
-    network.value === undefined ||
-    problems.length > 0
-  ) {
-    return { ok: false, problems };
-  }
-  return { ok: true, value: { ...complete, ...place.value, network: network.value } };
+// The payer's fields have no rules between them, so the request's rules are the recipient's.
+const buyAirtimeDefinition = defineRequest(buyAirtimeFields, (fields, context) => {
+  const recipient = airtimeRecipientDefinition.resolve(fields, context);
+  if (!recipient.ok) return recipient;
+  return context.complete === undefined
+    ? { ok: false, problems: [] }
+    : { ok: true, value: { ...context.complete, ...recipient.value } };
 });
 
 /** Schema of a `buy_airtime` request body; see `requestSchema` for how to use it. */

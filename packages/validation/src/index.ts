@@ -93,3 +93,11 @@ export {
   type SendAgentFloatInput,
   type SendAgentFloatRequest,
 } from './send-agent-float.js';
+export {
+  maxRecipients,
+  parseSendAirtime,
+  sendAirtimeSchema,
+  type SendAirtimeInput,
+  type SendAirtimeRecipient,
+  type SendAirtimeRequest,
+} from './send-airtime.js';

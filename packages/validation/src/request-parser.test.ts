@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineRequest, fieldsAsRequest, parseRequest, requestSchema } from './request-parser.js';
+import {
+  defineRequest,
+  fieldsAsRequest,
+  parseRequest,
+  requestSchema,
+  resolveRequest,
+} from './request-parser.js';
 import { parseSendAgentFloat } from './send-agent-float.js';
 
 const floatFields = [
@@ -48,6 +54,21 @@ describe('parseRequest', () => {
       errors: ["'code is required.'"],
     });
     expect(parseRequest(definition, { code: ' AB ' })).toEqual({ ok: false, errors: ["'code is invalid'"] });
+  });
+
+  it('gives the problems themselves through resolveRequest, in field order', () => {
+    expect(resolveRequest(definition, { kind: 'c', size: 'x' })).toEqual({
+      ok: false,
+      problems: [
+        { field: 'code', kind: 'required' },
+        { field: 'size', kind: 'invalid' },
+        { field: 'kind', kind: 'invalid' },
+      ],
+    });
+    expect(parseRequest(definition, { kind: 'c', size: 'x' })).toEqual({
+      ok: false,
+      errors: ["'code is required.'", "'size is invalid'", "'kind is invalid'"],
+    });
   });
 
   it('gives the schema built from a definition the same fields', () => {

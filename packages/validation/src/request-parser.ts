@@ -82,49 +82,53 @@ export function fieldsAsRequest<Fields>(
   return context.complete === undefined ? { ok: false, problems: [] } : { ok: true, value: context.complete };
 }
 
-// Absent covers what JSON and XML senders use for "not given": no key, null, an empty element.
-function isAbsent(value: unknown): boolean {
+/** Whether a value is what JSON and XML senders use for "not given": no key, null, an empty element. */
+export function isAbsent(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
-function bodyFields(input: unknown): Readonly<Record<string, unknown>> {
-  return typeof input === 'object' && input !== null && !Array.isArray(input)
-    ? (input as Record<string, unknown>)
-    : {};
+/** Whether a decoded value is an object of fields; a list is not, though JavaScript says it is. */
+export function isFieldObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function messageOf(problem: FieldProblem): string {
+/** The value a body gives `field`: own keys only, and none when the body is not an object. */
+export function bodyField(input: unknown, field: string): unknown {
+  return isFieldObject(input) && Object.hasOwn(input, field) ? input[field] : undefined;
+}
+
+/** The spec's string for a problem. */
+export function problemMessage(problem: FieldProblem): string {
   return problem.kind === 'required' ? required(problem.field) : invalid(problem.field);
 }
 
-function orderedMessages(fieldOrder: readonly string[], problems: readonly FieldProblem[]): string[] {
+function orderedProblems(fieldOrder: readonly string[], problems: readonly FieldProblem[]): FieldProblem[] {
   const firstByField = new Map<string, FieldProblem>();
   for (const problem of problems) {
     if (!firstByField.has(problem.field)) firstByField.set(problem.field, problem);
   }
   return fieldOrder.flatMap((field) => {
     const problem = firstByField.get(field);
-    return problem === undefined ? [] : [messageOf(problem)];
+    return problem === undefined ? [] : [problem];
   });
 }
 
 /**
- * Validates a decoded request body against a definition. Absent fields (missing, null or blank) are
- * `required` when the schema needs them; present ones that fail their schema are `invalid`; unknown
- * fields are ignored, and a body that is not an object counts as one with no fields.
+ * Validates a decoded request body against a definition, as `parseRequest` does, but gives the
+ * problems rather than their strings, so that a caller can name the fields of a request nested in a
+ * list by their position.
  */
-export function parseRequest<Shape extends z.core.$ZodShape, Value>(
+export function resolveRequest<Shape extends z.core.$ZodShape, Value>(
   definition: RequestDefinition<Shape, Value>,
   input: unknown,
   options: ParseOptions = {},
-): ValidationResult<Value> {
+): Resolution<Value, string> {
   type Fields = z.output<z.ZodObject<Shape>>;
-  const body = bodyFields(input);
   const fieldOrder = Object.keys(definition.fields.shape);
   const parsed: Record<string, unknown> = {};
   const problems: FieldProblem[] = [];
   for (const [field, schema] of Object.entries(definition.fields.shape)) {
-    const raw = Object.hasOwn(body, field) ? body[field] : undefined;
+    const raw = bodyField(input, field);
     const absent = isAbsent(raw);
     const result = z.safeParse(schema, absent ? undefined : raw);
     if (!result.success) problems.push({ field, kind: absent ? 'required' : 'invalid' });
@@ -140,7 +144,21 @@ export function parseRequest<Shape extends z.core.$ZodShape, Value>(
   });
   if (problems.length === 0 && resolution.ok) return { ok: true, value: resolution.value };
   const resolverProblems = resolution.ok ? [] : resolution.problems;
-  return { ok: false, errors: orderedMessages(fieldOrder, [...problems, ...resolverProblems]) };
+  return { ok: false, problems: orderedProblems(fieldOrder, [...problems, ...resolverProblems]) };
+}
+
+/**
+ * Validates a decoded request body against a definition. Absent fields (missing, null or blank) are
+ * `required` when the schema needs them; present ones that fail their schema are `invalid`; unknown
+ * fields are ignored, and a body that is not an object counts as one with no fields.
+ */
+export function parseRequest<Shape extends z.core.$ZodShape, Value>(
+  definition: RequestDefinition<Shape, Value>,
+  input: unknown,
+  options: ParseOptions = {},
+): ValidationResult<Value> {
+  const resolution = resolveRequest(definition, input, options);
+  return resolution.ok ? resolution : { ok: false, errors: resolution.problems.map(problemMessage) };
 }
 
 /**
@@ -159,7 +177,7 @@ export function requestSchema<Shape extends z.core.$ZodShape, Value>(
       context.issues.push({
         code: 'custom',
         path: [problem.field],
-        message: messageOf(problem),
+        message: problemMessage(problem),
         input: fields,
       });
     }
