@@ -3,7 +3,7 @@
 // with the full transaction data. Airtime callbacks carry no `payment` object (spec, Events).
 
 import { cancellationCallback, success, successMessages } from '@topup/envelope';
-import type { AgentFloatData, AirtimeCallbackData } from '@topup/envelope';
+import type { AgentFloatData, AirtimeCallbackData, CancellableOperation } from '@topup/envelope';
 import type { ChannelBalance } from './ledger-accounts.js';
 import type { TransactionRecord } from './transaction-record.js';
 import { transactionDataFrom } from './transaction-view.js';
@@ -45,6 +45,12 @@ function callbackData(
   };
 }
 
+/** The operation whose `8000` message a cancellation callback carries. */
+function cancelledOperation(record: TransactionRecord): CancellableOperation {
+  if (record.type === 'Agent Float') return 'send_agent_float';
+  return record.payment === undefined ? 'send_airtime' : 'buy_airtime';
+}
+
 /** The callback envelope of a completed or cancelled transaction, as JSON text. */
 export function callbackPayload(record: TransactionRecord, channel: ChannelBalance): string {
   const data = callbackData(record, channel);
@@ -56,7 +62,7 @@ export function callbackPayload(record: TransactionRecord, channel: ChannelBalan
   }
   if (record.state === 'cancelled') {
     const errors = record.cancelReason === '' ? [] : [record.cancelReason];
-    return JSON.stringify(cancellationCallback(airtime ? 'buy_airtime' : 'send_agent_float', errors, data));
+    return JSON.stringify(cancellationCallback(cancelledOperation(record), errors, data));
   }
   throw new Error(
     `Expected a completed or cancelled transaction for a callback, received ${record.state} ${record.reference}.`,

@@ -1,7 +1,8 @@
 // Concurrency on real PostgreSQL: a thousand float requests race for an account that can pay for half
 // of them, through one ledger and through two and four ledgers on separate pools (processes' worth);
-// completions race cancellations of the same transactions across pools; and requests, resolutions and
-// funding run together on overlapping accounts across pools without a deadlock.
+// airtime sends of many recipients race for an Airtime balance far short of their total, each all or
+// nothing; completions race cancellations of the same transactions across pools; and requests,
+// resolutions and funding run together on overlapping accounts across pools without a deadlock.
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLedger, type Ledger } from './ledger.js';
@@ -9,6 +10,7 @@ import type { RequestOutcome, ResolveOutcome } from './outcomes.js';
 import type { TransactionRecord } from './transaction-record.js';
 import { openTestStore, testStoreKinds, type TestStore } from './testing/stores.js';
 import { airtimeRequest, floatRequest } from './testing/requests.js';
+import { sendRequest } from './testing/sends.js';
 
 const requestCount = 1_000;
 const requestShillings = 100;
@@ -117,6 +119,83 @@ describe.skipIf(!testStoreKinds().includes('postgres'))(
         expect(count(outcomes, 'created')).toBe(500);
         expect(count(outcomes, 'insufficient_balance')).toBe(500);
         expect((await last.balance(account.id, 'float')).availableMinor).toBe(0n);
+        expect(samples.filter((sample) => sample < 0n)).toEqual([]);
+        expect((await first.verify()).breaches).toEqual([]);
+        await Promise.all(ledgers.map((ledger) => ledger.close()));
+      },
+    );
+
+    it.each([1, 3])(
+      'never overdraws when sends of many recipients race for one Airtime balance through %i ledger(s), each send all or nothing',
+      async (pools) => {
+        const ledgers = await ledgersOnSeparatePools(pools);
+        const first = ledgers[0] as Ledger;
+        const account = await first.createAccount({ name: 'Bulk Airtime Ltd' });
+        const fundedMinor = 500_000n; // KES 5,000.00, a seventh or so of what the sends ask for
+        await first.fund(account.id, 'airtime', fundedMinor);
+        const sends = Array.from({ length: 400 }, (_, index) =>
+          Array.from({ length: 1 + (index % 5) }, (_, position) => 10 + ((index * 7 + position * 3) % 41)),
+        );
+        const totalOf = (amounts: readonly number[]) =>
+          amounts.reduce((sum, amount) => sum + BigInt(amount) * 100n, 0n);
+
+        const samples: bigint[] = [];
+        const done = { value: false };
+        const sampler = (async () => {
+          while (!done.value) {
+            samples.push((await first.balance(account.id, 'airtime')).availableMinor);
+            await new Promise((resolve) => setTimeout(resolve, 2));
+          }
+        })();
+        const outcomes = await allFulfilled(
+          sends.map((amounts, index) =>
+            (ledgers[index % pools] as Ledger).sendAirtime({
+              accountId: account.id,
+              request: sendRequest(amounts),
+            }),
+          ),
+        );
+        done.value = true;
+        await sampler;
+
+        const balance = await first.balance(account.id, 'airtime');
+        let createdMinor = 0n;
+        let createdTransactions = 0;
+        const refusedTotals: bigint[] = [];
+        for (const [index, outcome] of outcomes.entries()) {
+          const amounts = sends[index] as number[];
+          if (outcome.kind === 'insufficient_balance') {
+            refusedTotals.push(totalOf(amounts));
+            continue;
+          }
+          if (outcome.kind !== 'created')
+            throw new Error(`Expected created or refused, received ${outcome.kind}.`);
+          expect(outcome.transactions.map((transaction) => transaction.amountMinor)).toEqual(
+            amounts.map((amount) => BigInt(amount) * 100n),
+          );
+          const listed = await first.listSentAirtime(account.id, outcome.transactions[0]?.reference ?? '');
+          expect(listed.map((transaction) => transaction.reference)).toEqual(
+            outcome.transactions.map((transaction) => transaction.reference),
+          );
+          createdMinor += totalOf(amounts);
+          createdTransactions += amounts.length;
+        }
+        expect(createdTransactions).toBeGreaterThan(0);
+        expect(refusedTotals.length).toBeGreaterThan(0);
+        expect(createdMinor).toBeLessThanOrEqual(fundedMinor);
+        expect(balance).toMatchObject({
+          postedMinor: fundedMinor,
+          pendingMinor: createdMinor,
+          availableMinor: fundedMinor - createdMinor,
+        });
+        // The balance only fell during the race, so a send refused then cannot fit in what is left now.
+        expect(refusedTotals.filter((total) => total <= balance.availableMinor)).toEqual([]);
+        const { rows } = await test.store.query<{ transactions: number; reserved: string | null }>(
+          `SELECT count(*)::int AS transactions, sum(amount_minor)::text AS reserved
+           FROM transactions WHERE account_id = $1`,
+          [account.id],
+        );
+        expect(rows[0]).toEqual({ transactions: createdTransactions, reserved: createdMinor.toString() });
         expect(samples.filter((sample) => sample < 0n)).toEqual([]);
         expect((await first.verify()).breaches).toEqual([]);
         await Promise.all(ledgers.map((ledger) => ledger.close()));

@@ -141,6 +141,55 @@ describe('createGroupCommit', () => {
     await expect(inBatch).resolves.toBe(5);
   });
 
+  describe('with weighted items', () => {
+    // Each item weighs its own value here, as a send weighs its number of transactions.
+    const byValue = (item: number) => item;
+
+    it('cuts a batch before the item that would take it past maxSize by weight, keeping arrival order', async () => {
+      const { batches, flush } = recorder();
+      const queue = createGroupCommit({ maxWaitMs: 10_000, maxSize: 5, weight: byValue, flush });
+      const answers = await Promise.all([2, 2, 3, 1].map((item) => queue.submit(item)));
+      expect(answers).toEqual([20, 20, 30, 10]);
+      // By count, maxSize 5 would have taken all four at once.
+      expect(batches).toEqual([
+        [2, 2],
+        [3, 1],
+      ]);
+    });
+
+    it('starts a batch at once when the queued weight reaches maxSize, whatever the count', () => {
+      const { batches, flush } = recorder();
+      const queue = createGroupCommit({ maxWaitMs: 10_000, maxSize: 5, weight: byValue, flush });
+      void queue.submit(4);
+      expect(batches).toEqual([]);
+      void queue.submit(1);
+      expect(batches).toEqual([[4, 1]]);
+    });
+
+    it('sends an item heavier than maxSize as a batch alone, neither joined nor held back', async () => {
+      const { batches, flush } = recorder();
+      const queue = createGroupCommit({ maxWaitMs: 10_000, maxSize: 5, weight: byValue, flush });
+      const answers = await Promise.all([1, 9, 1, 7].map((item) => queue.submit(item)));
+      expect(answers).toEqual([10, 90, 10, 70]);
+      expect(batches).toEqual([[1], [9], [1], [7]]);
+    });
+
+    it('gives a withdrawn item’s weight back, so it neither starts a batch early nor cuts one short', async () => {
+      const { batches, flush } = recorder();
+      const queue = createGroupCommit({ maxWaitMs: 10_000, maxSize: 5, weight: byValue, flush });
+      const gaveUp = new AbortController();
+      const withdrawn = queue.submit(3, gaveUp.signal);
+      gaveUp.abort(new Error('gone'));
+      await expect(withdrawn).rejects.toThrow('gone');
+      const three = queue.submit(3);
+      // Were the withdrawn 3 still counted, 6 of 5 would have started a batch of the new 3 alone.
+      expect(batches).toEqual([]);
+      const two = queue.submit(2);
+      expect(batches).toEqual([[3, 2]]);
+      await expect(Promise.all([three, two])).resolves.toEqual([30, 20]);
+    });
+  });
+
   it('rejects a batch size below one', () => {
     expect(() => createGroupCommit({ maxWaitMs: 1, maxSize: 0, flush: recorder().flush })).toThrow(
       /maxSize of at least 1/,

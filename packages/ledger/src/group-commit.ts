@@ -1,5 +1,5 @@
 // Group commit: requests are queued and flushed together. A flush starts when the oldest queued item
-// has waited `maxWaitMs`, or at once when `maxSize` items are queued. One flush runs at a time; what
+// has waited `maxWaitMs`, or at once when `maxSize` items (by weight) are queued. One flush runs at a time; what
 // arrives meanwhile becomes the next batch, which starts as soon as the running one finishes, so the
 // batch size follows the load on its own. An item whose caller gives up (its signal aborts) while it is
 // still queued is withdrawn and never applied; once its batch has started, its outcome is the batch's.
@@ -12,6 +12,8 @@ export type ItemResult<O> = { ok: true; value: O } | { ok: false; error: unknown
 export interface GroupCommitOptions<I, O> {
   maxWaitMs: number;
   maxSize: number;
+  /** How much of `maxSize` an item takes (default 1); an item heavier than `maxSize` is a batch alone. */
+  weight?: (item: I) => number;
   /** Applies a batch; returns one result per item, in order. A throw fails every item with it. */
   flush: (items: readonly I[]) => Promise<ItemResult<O>[]>;
 }
@@ -25,6 +27,7 @@ export interface GroupCommit<I, O> {
 
 interface Waiting<I, O> {
   item: I;
+  weight: number;
   resolve(value: O): void;
   reject(error: unknown): void;
 }
@@ -40,6 +43,7 @@ function withdrawalError(signal: AbortSignal): Error {
 /** A group-commit queue in front of `flush`. */
 export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): GroupCommit<I, O> {
   const { maxWaitMs, maxSize, flush } = options;
+  const weight = options.weight ?? (() => 1);
   if (!Number.isInteger(maxSize) || maxSize < 1) {
     throw new RangeError(`Expected a batch maxSize of at least 1, received ${String(maxSize)}.`);
   }
@@ -47,6 +51,7 @@ export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): Grou
     throw new RangeError(`Expected a batch maxWaitMs of 0 or more, received ${String(maxWaitMs)}.`);
   }
   let queue: Waiting<I, O>[] = [];
+  let queuedWeight = 0;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let closed = false;
@@ -74,8 +79,18 @@ export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): Grou
     }
     // Everything queued may have been withdrawn since the timer was set.
     if (queue.length === 0) return;
-    const batch = queue.slice(0, maxSize);
-    queue = queue.slice(batch.length);
+    let size = 0;
+    let taken = 0;
+    while (
+      taken < queue.length &&
+      (taken === 0 || size + (queue[taken] as Waiting<I, O>).weight <= maxSize)
+    ) {
+      size += (queue[taken] as Waiting<I, O>).weight;
+      taken += 1;
+    }
+    const batch = queue.slice(0, taken);
+    queue = queue.slice(taken);
+    queuedWeight -= size;
     running = runBatch(batch).finally(() => {
       running = undefined;
       if (queue.length > 0) start();
@@ -84,7 +99,7 @@ export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): Grou
 
   function schedule(): void {
     if (running !== undefined) return;
-    if (queue.length >= maxSize) start();
+    if (queuedWeight >= maxSize) start();
     else timer ??= setTimeout(start, maxWaitMs);
   }
 
@@ -103,15 +118,22 @@ export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): Grou
             signal?.removeEventListener('abort', withdraw);
             settle(argument);
           };
-        const waiting: Waiting<I, O> = { item, resolve: settling(resolve), reject: settling(reject) };
+        const waiting: Waiting<I, O> = {
+          item,
+          weight: weight(item),
+          resolve: settling(resolve),
+          reject: settling(reject),
+        };
         function withdraw() {
           const index = queue.indexOf(waiting);
           if (index === -1) return;
           queue.splice(index, 1);
+          queuedWeight -= waiting.weight;
           if (signal !== undefined) waiting.reject(withdrawalError(signal));
         }
         signal?.addEventListener('abort', withdraw, { once: true });
         queue.push(waiting);
+        queuedWeight += waiting.weight;
         schedule();
       });
     },

@@ -132,7 +132,10 @@ function storedResponseOf(row: HeldKey): StoredResponse | undefined {
 }
 
 /** The answer to a request whose key is already held: replay, in progress, or conflict. */
-export function outcomeOfHeldKey(row: HeldKey, requestHash: string): RequestOutcome {
+export function outcomeOfHeldKey(
+  row: HeldKey,
+  requestHash: string,
+): Exclude<RequestOutcome, { kind: 'created' }> {
   if (row.request_hash !== requestHash) return { kind: 'idempotency_conflict' };
   const response = storedResponseOf(row);
   if (response !== undefined) return { kind: 'idempotent_replay', response };

@@ -12,7 +12,13 @@ export type { Account, AccountProfile, AccountStatus } from './accounts.js';
 export type { AuthenticatedToken, TokenInfo, TokenMode } from './tokens.js';
 export type { ChannelBalance, ChannelName } from './ledger-accounts.js';
 export type { IdempotencyClaim, IdempotentSave } from './idempotency.js';
-export type { LegSettlement, RequestOutcome, ResolveOutcome, StoredResponse } from './outcomes.js';
+export type {
+  LegSettlement,
+  RequestOutcome,
+  ResolveOutcome,
+  SendAirtimeOutcome,
+  StoredResponse,
+} from './outcomes.js';
 export type { TransactionRecord } from './transaction-record.js';
 export { legId, parseLegId } from './transaction-legs.js';
 export { NOT_DELIVERED_REFUNDED } from './purchase-chain-legs.js';
@@ -33,5 +39,5 @@ export {
 } from './callback-outbox.js';
 export type { UnappliedResolution } from './unapplied-resolutions.js';
 export type { VerifyReport } from './verify.js';
-export { channelView, transactionData } from './transaction-view.js';
+export { channelView, sendAirtimeData, transactionData } from './transaction-view.js';
 export { formatMinor } from './money.js';

@@ -1,13 +1,15 @@
-// Model-based property: random sequences of funding, requests (with and without idempotency keys,
-// alone and concurrent), completions, cancellations and their duplicates and races keep every ledger
-// invariant, and every balance equals that of a plain in-memory model.
+// Model-based property: random sequences of funding, requests (floats, purchases and airtime sends of
+// several recipients from the balance; with and without idempotency keys, alone and concurrent),
+// completions, cancellations and their duplicates and races keep every ledger invariant, every balance
+// equals that of a plain in-memory model, no channel goes below zero, and each send is all or nothing.
 
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Carrier } from '@topup/envelope';
 import { createLedger, type Ledger } from './ledger.js';
-import type { RequestOutcome, ResolveOutcome, StoredResponse } from './outcomes.js';
+import type { RequestOutcome, ResolveOutcome, SendAirtimeOutcome, StoredResponse } from './outcomes.js';
 import { airtimeRequest, floatRequest } from './testing/requests.js';
+import { sendRequest } from './testing/sends.js';
 import { openTestStore, testStoreKinds, type TestStore } from './testing/stores.js';
 
 const commissionBasisPoints = { CarrierC: 250 } as const;
@@ -15,7 +17,10 @@ const keys = ['k0', 'k1', 'k2'] as const;
 
 type RequestOp =
   | { kind: 'float'; account: number; shillings: number; key: string | undefined }
-  | { kind: 'airtime'; account: number; shillings: number; carrier: Carrier; key: string | undefined };
+  | { kind: 'airtime'; account: number; shillings: number; carrier: Carrier; key: string | undefined }
+  | { kind: 'send'; account: number; amounts: number[]; carrier: Carrier; key: string | undefined };
+/** What the ledger answers a request of any kind. */
+type AnyOutcome = RequestOutcome | SendAirtimeOutcome;
 type ResolveOp =
   { kind: 'complete'; pick: number } | { kind: 'cancel'; pick: number; paymentCollected: boolean };
 type Op =
@@ -42,7 +47,30 @@ const requestOp: fc.Arbitrary<RequestOp> = fc.oneof(
     carrier: fc.constantFrom<Carrier>('CarrierA', 'CarrierC'),
     key,
   }),
+  fc.record({
+    kind: fc.constant('send' as const),
+    account,
+    amounts: fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 4 }),
+    carrier: fc.constantFrom<Carrier>('CarrierA', 'CarrierC'),
+    key,
+  }),
 );
+
+/** The amounts a request asks for, in shillings, one per transaction it would create. */
+function amountsOf(request: RequestOp): number[] {
+  return request.kind === 'send' ? request.amounts : [request.shillings];
+}
+
+/** The request hash its key is claimed with: its kind and amounts. */
+function hashOf(request: RequestOp): string {
+  return `${request.kind}:${amountsOf(request).join(',')}`;
+}
+
+/** The transactions a created outcome holds, in order; undefined when nothing was created. */
+function createdOf(outcome: AnyOutcome) {
+  if (outcome.kind !== 'created') return undefined;
+  return 'transactions' in outcome ? outcome.transactions : [outcome.transaction];
+}
 const resolveOp: fc.Arbitrary<ResolveOp> = fc.oneof(
   fc.record({ kind: fc.constant('complete' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat(), paymentCollected: fc.boolean() }),
@@ -84,10 +112,11 @@ interface ModelAccount {
   floatPosted: bigint;
   floatPending: bigint;
   airtimePosted: bigint;
+  airtimePending: bigint;
 }
 interface ModelTransaction {
   reference: string;
-  type: 'float' | 'airtime';
+  type: 'float' | 'airtime' | 'send';
   account: number;
   amount: bigint;
   carrier: Carrier | undefined;
@@ -102,6 +131,8 @@ interface ModelKey {
 /** The plain in-memory model the ledger must agree with. */
 class Model {
   readonly transactions: ModelTransaction[] = [];
+  /** Each send created: its first reference and how many transactions it made. */
+  readonly sends: { account: number; reference: string; count: number }[] = [];
   private readonly keys = new Map<string, ModelKey>();
 
   constructor(readonly accounts: ModelAccount[]) {}
@@ -129,12 +160,13 @@ class Model {
   }
 
   /** Predicts a batch of requests in arrival order and checks each actual outcome against it. */
-  applyRequests(requests: readonly RequestOp[], outcomes: readonly RequestOutcome[]): void {
-    const firstInBatch = new Map<string, { hash: string; outcome: RequestOutcome }>();
+  applyRequests(requests: readonly RequestOp[], outcomes: readonly AnyOutcome[]): void {
+    const firstInBatch = new Map<string, { hash: string; outcome: AnyOutcome }>();
     requests.forEach((request, index) => {
-      const outcome = outcomes[index] as RequestOutcome;
-      const amount = BigInt(request.shillings) * 100n;
-      const hash = `${request.kind}:${request.shillings}`;
+      const outcome = outcomes[index] as AnyOutcome;
+      const amounts = amountsOf(request).map((shillings) => BigInt(shillings) * 100n);
+      const total = amounts.reduce((sum, amount) => sum + amount, 0n);
+      const hash = hashOf(request);
       const modelAccount = this.account(request.account);
       const keyId = request.key === undefined ? undefined : `${request.account}:${request.key}`;
       const held = keyId === undefined ? undefined : this.keys.get(keyId);
@@ -155,29 +187,44 @@ class Model {
         else if (first.outcome.kind === 'created') {
           expect(outcome).toEqual({
             kind: 'idempotency_in_progress',
-            reference: first.outcome.transaction.reference,
+            reference: createdOf(first.outcome)?.[0]?.reference,
           });
         } else expect(outcome.kind).toBe('insufficient_balance');
         return;
       }
-      const available = modelAccount.floatPosted - modelAccount.floatPending;
-      if (request.kind === 'float' && available < amount) {
+      const available =
+        request.kind === 'float'
+          ? modelAccount.floatPosted - modelAccount.floatPending
+          : modelAccount.airtimePosted - modelAccount.airtimePending;
+      if (request.kind !== 'airtime' && available < total) {
         expect(outcome.kind).toBe('insufficient_balance');
       } else {
-        if (outcome.kind !== 'created')
+        const created = createdOf(outcome);
+        if (created === undefined)
           throw new Error(`Expected the model's created outcome, received ${outcome.kind}.`);
-        expect(outcome.transaction.amountMinor).toBe(amount);
-        if (request.kind === 'float') modelAccount.floatPending += amount;
-        this.transactions.push({
-          reference: outcome.transaction.reference,
-          type: request.kind,
-          account: request.account,
-          amount,
-          carrier: request.kind === 'airtime' ? request.carrier : undefined,
-          state: 'requested',
+        // All or nothing: one transaction per amount, in request order.
+        expect(created.map((transaction) => transaction.amountMinor)).toEqual(amounts);
+        if (request.kind === 'float') modelAccount.floatPending += total;
+        if (request.kind === 'send') {
+          modelAccount.airtimePending += total;
+          this.sends.push({
+            account: request.account,
+            reference: created[0]?.reference ?? '',
+            count: created.length,
+          });
+        }
+        created.forEach((transaction, position) => {
+          this.transactions.push({
+            reference: transaction.reference,
+            type: request.kind,
+            account: request.account,
+            amount: amounts[position] as bigint,
+            carrier: request.kind === 'float' ? undefined : request.carrier,
+            state: 'requested',
+          });
         });
         if (keyId !== undefined)
-          this.keys.set(keyId, { hash, reference: outcome.transaction.reference, response: undefined });
+          this.keys.set(keyId, { hash, reference: created[0]?.reference ?? '', response: undefined });
       }
       if (keyId !== undefined) firstInBatch.set(keyId, { hash, outcome });
     });
@@ -209,17 +256,30 @@ class Model {
     if (target.type === 'float') {
       modelAccount.floatPending -= target.amount;
       if (resolution.kind === 'complete') modelAccount.floatPosted -= target.amount;
-    } else if (resolution.kind === 'complete' && target.carrier === 'CarrierC') {
+      return;
+    }
+    if (target.type === 'send') {
+      // Paid from the balance: the reservation is posted or voided; a payment said collected is moot.
+      modelAccount.airtimePending -= target.amount;
+      if (resolution.kind === 'complete') modelAccount.airtimePosted -= target.amount;
+    }
+    if (resolution.kind === 'complete' && target.carrier === 'CarrierC') {
       modelAccount.airtimePosted += (target.amount * BigInt(commissionBasisPoints.CarrierC)) / 10_000n;
     }
   }
 }
 
 async function run(ledger: Ledger, model: Model, step: Op): Promise<void> {
-  const request = (r: RequestOp): Promise<RequestOutcome> => {
+  const request = (r: RequestOp): Promise<AnyOutcome> => {
     const accountId = (model.accounts[r.account] as ModelAccount).id;
-    const idempotency =
-      r.key === undefined ? {} : { idempotency: { key: r.key, requestHash: `${r.kind}:${r.shillings}` } };
+    const idempotency = r.key === undefined ? {} : { idempotency: { key: r.key, requestHash: hashOf(r) } };
+    if (r.kind === 'send') {
+      return ledger.sendAirtime({
+        accountId,
+        request: sendRequest(r.amounts, () => ({ network: r.carrier })),
+        ...idempotency,
+      });
+    }
     return r.kind === 'float'
       ? ledger.requestAgentFloat({
           accountId,
@@ -259,6 +319,7 @@ async function run(ledger: Ledger, model: Model, step: Op): Promise<void> {
     }
     case 'float':
     case 'airtime':
+    case 'send':
       model.applyRequests([step], [await request(step)]);
       return;
     case 'concurrentRequests':
@@ -283,14 +344,30 @@ async function expectBalancesOf(ledger: Ledger, model: Model): Promise<void> {
     expect({
       posted: float.postedMinor,
       pending: float.pendingMinor,
-      airtime: airtime.availableMinor,
+      airtimePosted: airtime.postedMinor,
+      airtimePending: airtime.pendingMinor,
     }).toEqual({
       posted: modelAccount.floatPosted,
       pending: modelAccount.floatPending,
-      airtime: modelAccount.airtimePosted,
+      airtimePosted: modelAccount.airtimePosted,
+      airtimePending: modelAccount.airtimePending,
     });
     expect(float.availableMinor).toBeGreaterThanOrEqual(0n);
+    expect(airtime.availableMinor).toBeGreaterThanOrEqual(0n);
   }
+}
+
+/** Each send the model created holds all its transactions, and no request wrote a transaction it did not. */
+async function expectSendsWhole(ledger: Ledger, test: TestStore, model: Model): Promise<void> {
+  for (const send of model.sends) {
+    const accountId = (model.accounts[send.account] as ModelAccount).id;
+    expect((await ledger.listSentAirtime(accountId, send.reference)).length).toBe(send.count);
+  }
+  const { rows } = await test.store.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM transactions WHERE account_id = ANY($1::text[])',
+    [model.accounts.map((modelAccount) => modelAccount.id)],
+  );
+  expect(rows[0]?.n).toBe(model.transactions.length);
 }
 
 describe.each(testStoreKinds())('the ledger against a model on %s', (kind) => {
@@ -309,7 +386,7 @@ describe.each(testStoreKinds())('the ledger against a model on %s', (kind) => {
     const accounts = await Promise.all(
       [0, 1].map(async (index) => {
         const created = await ledger.createAccount({ name: `Model ${index}` });
-        return { id: created.id, floatPosted: 0n, floatPending: 0n, airtimePosted: 0n };
+        return { id: created.id, floatPosted: 0n, floatPending: 0n, airtimePosted: 0n, airtimePending: 0n };
       }),
     );
     return new Model(accounts);
@@ -323,6 +400,7 @@ describe.each(testStoreKinds())('the ledger against a model on %s', (kind) => {
           await run(ledger, model, step);
           await expectBalancesOf(ledger, model);
         }
+        await expectSendsWhole(ledger, test, model);
         const report = await ledger.verify();
         expect(report.breaches).toEqual([]);
       }),

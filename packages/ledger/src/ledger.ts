@@ -3,7 +3,7 @@
 // and puts transaction requests through group commit.
 
 import type { Carrier } from '@topup/envelope';
-import type { BuyAirtimeRequest, SendAgentFloatRequest } from '@topup/validation';
+import type { BuyAirtimeRequest, SendAgentFloatRequest, SendAirtimeRequest } from '@topup/validation';
 import * as accounts from './accounts.js';
 import type { Account, AccountProfile, AccountStatus } from './accounts.js';
 import { createAuthenticationCache } from './authentication-cache.js';
@@ -30,8 +30,14 @@ import {
   type ChannelName,
 } from './ledger-accounts.js';
 import { LedgerError } from './ledger-error.js';
-import type { LegSettlement, RequestOutcome, ResolveOutcome, StoredResponse } from './outcomes.js';
-import { applyRequestBatch } from './request-batch.js';
+import type {
+  LegSettlement,
+  RequestOutcome,
+  ResolveOutcome,
+  SendAirtimeOutcome,
+  StoredResponse,
+} from './outcomes.js';
+import { applyRequestBatch, type RequestUnit, type UnitOutcome } from './request-batch.js';
 import {
   listRequested,
   markAllSubmitted,
@@ -43,7 +49,12 @@ import type { Store } from './store.js';
 import * as tokens from './tokens.js';
 import type { AuthenticatedToken, TokenInfo, TokenMode } from './tokens.js';
 import { assertTimeZone } from './transaction-date.js';
-import { agentFloatDraft, airtimeDraft, type TransactionDraft } from './transaction-draft.js';
+import {
+  agentFloatDraft,
+  airtimeDraft,
+  sentAirtimeDrafts,
+  type TransactionDraft,
+} from './transaction-draft.js';
 import {
   transactionColumns,
   transactionRecordOf,
@@ -220,6 +231,20 @@ export interface Ledger {
     signal?: AbortSignal;
   }): Promise<RequestOutcome>;
   /**
+   * Reserves a send's total from the caller's Airtime channel and records one transaction per recipient,
+   * in request order, all or none: `insufficient_balance` when the channel cannot cover the total.
+   * Group-committed; a key holds the send's first transaction.
+   */
+  sendAirtime(input: {
+    accountId: string;
+    request: SendAirtimeRequest;
+    idempotency?: IdempotencyClaim;
+    /** Aborted while the request still waits for its batch, it is withdrawn unapplied. */
+    signal?: AbortSignal;
+  }): Promise<SendAirtimeOutcome>;
+  /** The transactions of the send whose first transaction is `sendReference`, in request order. */
+  listSentAirtime(accountId: string, sendReference: string): Promise<TransactionRecord[]>;
+  /**
    * Stores the answer to the keyed request that made transaction `reference`, only while the key still
    * holds that transaction and no answer; says what the key held instead when it did not.
    */
@@ -375,9 +400,11 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
   const beforeCommit = options.faultInjection?.beforeCommit;
   const authentications = createAuthenticationCache(options.authCacheMs ?? 0);
 
-  const requests = createGroupCommit<TransactionDraft, RequestOutcome>({
+  // A send counts as many requests as it has transactions, so a batch stays about `maxSize` transactions.
+  const requests = createGroupCommit<RequestUnit, UnitOutcome>({
     maxWaitMs: options.batch?.maxWaitMs ?? 1,
     maxSize: options.batch?.maxSize ?? 256,
+    weight: (unit) => unit.drafts.length,
     async flush(batch) {
       const results = await store.transaction((tx) =>
         applyRequestBatch(tx, batch, {
@@ -432,6 +459,19 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
       return outcomes.map((value) => ({ ok: true, value }));
     }),
   });
+
+  async function requestOne(
+    accountId: string,
+    draft: TransactionDraft,
+    idempotency: IdempotencyClaim | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<RequestOutcome> {
+    const outcome = await requests.submit({ accountId, idempotency, drafts: [draft], send: false }, signal);
+    if (outcome.kind !== 'created') return outcome;
+    const [transaction] = outcome.transactions;
+    if (transaction === undefined) throw new Error('Expected the request to create one transaction.');
+    return { kind: 'created', transaction, channel: outcome.channel };
+  }
 
   const resolve = (reference: string, resolution: Resolution): Promise<ResolveOutcome> =>
     resolutions.submit({ reference, resolution });
@@ -541,10 +581,22 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     balance: requireBalance,
 
     async requestAgentFloat({ accountId, request, idempotency: claim, signal }) {
-      return requests.submit(agentFloatDraft(accountId, request, claim, now()), signal);
+      return requestOne(accountId, agentFloatDraft(accountId, request, now()), claim, signal);
     },
     async requestAirtime({ accountId, request, idempotency: claim, signal }) {
-      return requests.submit(airtimeDraft(accountId, request, claim, now()), signal);
+      return requestOne(accountId, airtimeDraft(accountId, request, now()), claim, signal);
+    },
+    async sendAirtime({ accountId, request, idempotency: claim, signal }) {
+      const drafts = sentAirtimeDrafts(accountId, request, now());
+      return requests.submit({ accountId, idempotency: claim, drafts, send: true }, signal);
+    },
+    async listSentAirtime(accountId, sendReference) {
+      const { rows } = await store.query<TransactionRow>(
+        `SELECT ${transactionColumns} FROM transactions
+         WHERE send_reference = $1 AND account_id = $2 ORDER BY send_position`,
+        [sendReference, accountId],
+      );
+      return rows.map((row) => transactionRecordOf(row, timeZone));
     },
     saveIdempotentResponse: (accountId, key, reference, response) =>
       idempotency.saveIdempotentResponse(store, accountId, key, reference, response),
@@ -605,7 +657,8 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
           ...by,
         });
       }
-      if (kind === 'delivery' && settlement.as === 'failed') {
+      // A purchase's failed delivery leaves its payer to refund; airtime sent from the balance just ends.
+      if (kind === 'delivery' && found.hasPayer && settlement.as === 'failed') {
         await noteLegStep(store, reference, { kind, state: 'failed', ...by }, now());
         const transaction = await findRecord(reference);
         if (transaction === undefined) return { kind: 'not_found' };

@@ -295,6 +295,33 @@ const transactionLegs: Migration = {
   ],
 };
 
+// Airtime sent from the caller's own Airtime balance (`send_airtime`) has no payer, so the rule that every
+// airtime transaction has one becomes: only airtime has one. A send's transactions name its first
+// transaction and their place in it, so a keyed retry of a send whose answer was lost finds them all; the
+// index holds only sends' rows.
+const airtimeFromBalance: Migration = {
+  id: '0009_airtime_from_balance',
+  statements: [
+    `DO $$
+     DECLARE found text;
+     BEGIN
+       SELECT conname INTO found FROM pg_constraint
+       WHERE conrelid = 'transactions'::regclass AND contype = 'c'
+         AND pg_get_constraintdef(oid) LIKE '%payment_network IS NOT NULL%';
+       IF found IS NOT NULL THEN
+         EXECUTE format('ALTER TABLE transactions DROP CONSTRAINT %I', found);
+       END IF;
+     END $$`,
+    `ALTER TABLE transactions ADD CONSTRAINT transactions_payer_only_for_airtime
+      CHECK (type = 'Airtime' OR payment_network IS NULL) NOT VALID`,
+    `ALTER TABLE transactions VALIDATE CONSTRAINT transactions_payer_only_for_airtime`,
+    `ALTER TABLE transactions ADD COLUMN IF NOT EXISTS send_reference text`,
+    `ALTER TABLE transactions ADD COLUMN IF NOT EXISTS send_position integer`,
+    `CREATE INDEX IF NOT EXISTS transactions_send ON transactions (send_reference, send_position)
+      WHERE send_reference IS NOT NULL`,
+  ],
+};
+
 /** Every migration, in the order they apply. */
 export const migrations: readonly Migration[] = [
   ledgerSchema,
@@ -304,4 +331,5 @@ export const migrations: readonly Migration[] = [
   unappliedResolutions,
   fairClaims,
   transactionLegs,
+  airtimeFromBalance,
 ];

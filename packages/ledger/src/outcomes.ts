@@ -84,7 +84,7 @@ export interface StoredResponse {
  */
 export type RequestOutcome =
   | { kind: 'created'; transaction: TransactionRecord; channel: ChannelBalance }
-  /** Float only; nothing was written. */
+  /** Paid from the caller's channel (float, airtime sent from the balance); nothing was written. */
   | { kind: 'insufficient_balance'; channel: ChannelBalance }
   /** Same key, same request hash, and the first response is stored. */
   | { kind: 'idempotent_replay'; response: StoredResponse }
@@ -92,6 +92,23 @@ export type RequestOutcome =
   | { kind: 'idempotency_in_progress'; reference: string }
   /** Same key with another request hash, within the key's 24 hours. */
   | { kind: 'idempotency_conflict' };
+
+/**
+ * What the ledger did with a `send_airtime` request: as `RequestOutcome`, but a created send has one
+ * transaction per recipient, in request order, and the Airtime channel after the whole reservation.
+ *
+ * @example
+ * ```ts
+ * import type { SendAirtimeOutcome } from '@topup/ledger';
+ *
+ * function references(outcome: SendAirtimeOutcome): string[] {
+ *   return outcome.kind === 'created' ? outcome.transactions.map((transaction) => transaction.reference) : [];
+ * }
+ * ```
+ */
+export type SendAirtimeOutcome =
+  | Exclude<RequestOutcome, { kind: 'created' }>
+  | { kind: 'created'; transactions: TransactionRecord[]; channel: ChannelBalance };
 
 /**
  * What a completion or cancellation did: resolved the transaction, found it already resolved (nothing

@@ -1,17 +1,19 @@
 // Applies one batch of transaction requests in one database transaction, with a handful of statements
 // whatever the batch size: read the senders, claim idempotency keys and read contacts, then lock the
 // ledger accounts involved (ascending id), decide each request in arrival order against running balances,
-// and write every transaction, transfer, balance, contact and key release in one statement. The reads
+// and write every transaction, transfer, balance, contact and key release in one statement. A request is
+// one transaction, or a send's many (`send_airtime`), which are reserved all together or not at all. The reads
 // come before the lock and the writes go as one, so a hot account's rows stay locked for three round
 // trips (lock, write, COMMIT) whatever the batch holds.
 
-import type { MoneyNetwork } from '@topup/envelope';
+import type { Carrier, MoneyNetwork } from '@topup/envelope';
 import { accountColumns, accountOf, type Account, type AccountRow } from './accounts.js';
 import { contactKey, contactUpsertStatement, readContacts, type ContactUpdate } from './contacts.js';
 import type { ItemResult } from './group-commit.js';
 import {
   claimKeys,
   keyOf,
+  type IdempotencyClaim,
   keyReleaseStatement,
   outcomeOfHeldKey,
   readHeldKeys,
@@ -29,7 +31,7 @@ import {
   type LedgerAccountState,
 } from './ledger-accounts.js';
 import { LedgerError } from './ledger-error.js';
-import type { RequestOutcome } from './outcomes.js';
+import type { SendAirtimeOutcome } from './outcomes.js';
 import { runWithWrites, type SqlStatement } from './sql-statement.js';
 import type { Queryable } from './store.js';
 import type { TransactionDraft } from './transaction-draft.js';
@@ -43,8 +45,34 @@ export interface BatchContext {
   beforeCommit?: (batchSize: number) => void | Promise<void>;
 }
 
+/**
+ * One request as a batch applies it: its transactions (one, or a send's, in request order), all for one
+ * account and channel, under one idempotency key.
+ */
+export interface RequestUnit {
+  readonly accountId: string;
+  readonly idempotency: IdempotencyClaim | undefined;
+  readonly drafts: readonly TransactionDraft[];
+  /** A `send_airtime` request: its transactions are written as one send, in request order. */
+  readonly send: boolean;
+}
+
+/** What a batch did with one request: as `RequestOutcome`, with every transaction a send created. */
+export type UnitOutcome = SendAirtimeOutcome;
+
 function channelOf(draft: TransactionDraft): ChannelName {
   return draft.type === 'Agent Float' ? 'float' : 'airtime';
+}
+
+/**
+ * The system account a draft reserves its amount for, when it is paid from the caller's channel: the money
+ * network of a float, the carrier of airtime sent from the balance. A purchase is paid by its payer and
+ * reserves nothing.
+ */
+function reservedFor(draft: TransactionDraft): bigint | undefined {
+  if (draft.type === 'Agent Float') return systemAccountIds.network[draft.network as MoneyNetwork];
+  if (draft.payment === undefined) return systemAccountIds.carrier[draft.network as Carrier];
+  return undefined;
 }
 
 /** Caller channels by account and channel name, from the locked rows. */
@@ -115,11 +143,11 @@ function contactUpdatesOf(draft: TransactionDraft): ContactUpdate[] {
 }
 
 interface Created {
-  index: number;
   draft: TransactionDraft;
   reference: string;
   sender: Account;
-  channel: ChannelBalance;
+  /** For a send's transaction: the send's first reference, and its own place in the send. */
+  send: { reference: string; position: number } | undefined;
 }
 
 /** The row of a created transaction, as the INSERT below writes it. */
@@ -170,11 +198,12 @@ function transactionInsertStatement(created: readonly Created[]): SqlStatement |
     text: `INSERT INTO transactions (reference, account_id, type, amount_minor, currency, country, network, note,
        recipient_name, recipient_mobile, recipient_email, recipient_agent_name, recipient_agent_number,
        recipient_store_number, payment_network, payment_name, payment_mobile, payment_email, sender_name,
-       sender_mobile, sender_email, sender_agent_name, sender_agent_number, sender_store_number, created_at)
+       sender_mobile, sender_email, sender_agent_name, sender_agent_number, sender_store_number, created_at,
+       send_reference, send_position)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[],
        $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
        $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[],
-       $24::text[], $25::timestamptz[])`,
+       $24::text[], $25::timestamptz[], $26::text[], $27::integer[])`,
     values: [
       column((c) => c.reference),
       column((c) => c.draft.accountId),
@@ -201,145 +230,165 @@ function transactionInsertStatement(created: readonly Created[]): SqlStatement |
       column((c) => c.sender.agent_number),
       column((c) => c.sender.store_number),
       column((c) => c.draft.requestedAt.toISOString()),
+      column((c) => c.send?.reference ?? null),
+      column((c) => c.send?.position ?? null),
     ],
   };
 }
 
-/** Applies a batch inside `tx`; one result per draft, in order. */
+/** Applies a batch inside `tx`; one result per request, in order. */
 export async function applyRequestBatch(
   tx: Queryable,
-  batch: readonly TransactionDraft[],
+  batch: readonly RequestUnit[],
   context: BatchContext,
-): Promise<ItemResult<RequestOutcome>[]> {
+): Promise<ItemResult<UnitOutcome>[]> {
   const { now } = context;
-  const results: (ItemResult<RequestOutcome> | undefined)[] = batch.map(() => undefined);
-  const accountIds = [...new Set(batch.map((draft) => draft.accountId))];
-  const networkIds = [
-    ...new Set(
-      batch
-        .filter((d) => d.type === 'Agent Float')
-        .map((d) => systemAccountIds.network[d.network as MoneyNetwork]),
-    ),
-  ];
+  const results: (ItemResult<UnitOutcome> | undefined)[] = batch.map(() => undefined);
+  const accountIds = [...new Set(batch.map((unit) => unit.accountId))];
+  const systemIds = new Set<bigint>();
+  for (const unit of batch) {
+    for (const draft of unit.drafts) {
+      const id = reservedFor(draft);
+      if (id !== undefined) systemIds.add(id);
+    }
+  }
 
   const senders = await readSenders(tx, accountIds);
-  batch.forEach((draft, index) => {
-    const sender = senders.get(draft.accountId);
+  batch.forEach((unit, index) => {
+    const sender = senders.get(unit.accountId);
     if (sender === undefined) {
       results[index] = {
         ok: false,
-        error: new LedgerError('account_not_found', `No account ${draft.accountId}.`),
+        error: new LedgerError('account_not_found', `No account ${unit.accountId}.`),
       };
     } else if (sender.status === 'closed') {
       // Closing is final: no new money movement. Suspension is the caller's policy to enforce.
       results[index] = {
         ok: false,
-        error: new LedgerError('account_closed', `Account ${draft.accountId} is closed.`),
+        error: new LedgerError('account_closed', `Account ${unit.accountId} is closed.`),
       };
     }
   });
 
-  // Idempotency: the first request of each key in the batch claims it; later ones follow its fate.
-  const references = batch.map(() => newReference());
+  // Idempotency: the first request of each key in the batch claims it; later ones follow its fate. A key
+  // holds a request's first transaction, which names a send's others.
+  const references = batch.map((unit) => unit.drafts.map(() => newReference()));
+  const firstReference = (index: number) => (references[index] as string[])[0] as string;
   const firstOfKey = new Map<string, number>();
   const claims: KeyClaim[] = [];
-  batch.forEach((draft, index) => {
-    if (draft.idempotency === undefined || results[index] !== undefined) return;
-    const key = keyOf(draft.accountId, draft.idempotency.key);
+  batch.forEach((unit, index) => {
+    if (unit.idempotency === undefined || results[index] !== undefined) return;
+    const key = keyOf(unit.accountId, unit.idempotency.key);
     if (firstOfKey.has(key)) return;
     firstOfKey.set(key, index);
-    claims.push({ accountId: draft.accountId, ...draft.idempotency, reference: references[index] as string });
+    claims.push({ accountId: unit.accountId, ...unit.idempotency, reference: firstReference(index) });
   });
   const claimed = await claimKeys(tx, claims, now);
   const heldKeys = await readHeldKeys(
     tx,
     claims.filter((claim) => !claimed.has(keyOf(claim.accountId, claim.key))),
   );
-  batch.forEach((draft, index) => {
-    if (draft.idempotency === undefined || results[index] !== undefined) return;
-    const held = heldKeys.get(keyOf(draft.accountId, draft.idempotency.key));
+  batch.forEach((unit, index) => {
+    if (unit.idempotency === undefined || results[index] !== undefined) return;
+    const held = heldKeys.get(keyOf(unit.accountId, unit.idempotency.key));
     if (held !== undefined)
-      results[index] = { ok: true, value: outcomeOfHeldKey(held, draft.idempotency.requestHash) };
+      results[index] = { ok: true, value: outcomeOfHeldKey(held, unit.idempotency.requestHash) };
   });
 
   const undecided = batch.flatMap((_, index) => (results[index] === undefined ? [index] : []));
   const filled = await fillFromContacts(
     tx,
-    undecided.map((index) => batch[index] as TransactionDraft),
+    undecided.flatMap((index) => (batch[index] as RequestUnit).drafts),
   );
-  const drafts = [...batch];
-  undecided.forEach((index, position) => {
-    drafts[index] = filled[position] as TransactionDraft;
-  });
+  const drafts = new Map<number, TransactionDraft[]>();
+  let taken = 0;
+  for (const index of undecided) {
+    const count = (batch[index] as RequestUnit).drafts.length;
+    drafts.set(index, filled.slice(taken, taken + count));
+    taken += count;
+  }
 
   // Every key and contact this batch needs is already read or claimed: only now take the row locks.
-  const locked = await lockLedgerAccounts(tx, networkIds, accountIds);
+  const locked = await lockLedgerAccounts(tx, [...systemIds], accountIds);
   const channels = channelIndex(locked);
 
   // Decide in arrival order against running balances.
   const running = new Map(locked);
   const transfers: TransferInput[] = [];
   const created: Created[] = [];
+  const createdUnits: { index: number; from: number; count: number; channel: ChannelBalance }[] = [];
   const createdIndexes = new Set<number>();
   const releases: { accountId: string; key: string }[] = [];
   for (const index of undecided) {
-    const draft = drafts[index] as TransactionDraft;
-    const channelName = channelOf(draft);
-    const channelId = channels.get(`${draft.accountId}:${channelName}`) as bigint;
-    const channelAccount = running.get(channelId) as LedgerAccountState;
-    const idempotency = draft.idempotency;
+    const unit = batch[index] as RequestUnit;
+    const unitDrafts = drafts.get(index) as TransactionDraft[];
+    const channelName = channelOf(unitDrafts[0] as TransactionDraft);
+    const channelId = channels.get(`${unit.accountId}:${channelName}`) as bigint;
+    const idempotency = unit.idempotency;
     const first =
-      idempotency === undefined ? index : (firstOfKey.get(keyOf(draft.accountId, idempotency.key)) ?? index);
+      idempotency === undefined ? index : (firstOfKey.get(keyOf(unit.accountId, idempotency.key)) ?? index);
     if (first !== index) {
       // A later request with a key its batch already holds: in progress while the first stands, refused
       // like the first when the first was refused; another body under the key is a conflict.
-      const firstDraft = drafts[first] as TransactionDraft;
+      const firstUnit = batch[first] as RequestUnit;
       results[index] =
-        firstDraft.idempotency?.requestHash !== idempotency?.requestHash
+        firstUnit.idempotency?.requestHash !== idempotency?.requestHash
           ? { ok: true, value: { kind: 'idempotency_conflict' } }
           : createdIndexes.has(first)
-            ? { ok: true, value: { kind: 'idempotency_in_progress', reference: references[first] as string } }
+            ? { ok: true, value: { kind: 'idempotency_in_progress', reference: firstReference(first) } }
             : {
                 ok: true,
                 value: {
                   kind: 'insufficient_balance',
-                  channel: channelBalanceOf(channelName, channelAccount),
+                  channel: channelBalanceOf(channelName, running.get(channelId) as LedgerAccountState),
                 },
               };
       continue;
     }
-    if (draft.type === 'Agent Float') {
-      if (availableOf(channelAccount) < draft.amountMinor) {
-        results[index] = {
-          ok: true,
-          value: { kind: 'insufficient_balance', channel: channelBalanceOf(channelName, channelAccount) },
-        };
-        if (idempotency !== undefined) releases.push({ accountId: draft.accountId, key: idempotency.key });
-        continue;
-      }
-      const networkId = systemAccountIds.network[draft.network as MoneyNetwork];
-      const network = running.get(networkId) as LedgerAccountState;
-      running.set(channelId, {
-        ...channelAccount,
-        debitsPending: channelAccount.debitsPending + draft.amountMinor,
-      });
-      running.set(networkId, { ...network, creditsPending: network.creditsPending + draft.amountMinor });
+    const reserving = unitDrafts.flatMap((draft, position) => {
+      const systemId = reservedFor(draft);
+      return systemId === undefined ? [] : [{ draft, position, systemId }];
+    });
+    const total = reserving.reduce((sum, { draft }) => sum + draft.amountMinor, 0n);
+    const channelAccount = running.get(channelId) as LedgerAccountState;
+    if (reserving.length > 0 && availableOf(channelAccount) < total) {
+      results[index] = {
+        ok: true,
+        value: { kind: 'insufficient_balance', channel: channelBalanceOf(channelName, channelAccount) },
+      };
+      if (idempotency !== undefined) releases.push({ accountId: unit.accountId, key: idempotency.key });
+      continue;
+    }
+    const unitReferences = references[index] as string[];
+    for (const { draft, position, systemId } of reserving) {
+      const channel = running.get(channelId) as LedgerAccountState;
+      const system = running.get(systemId) as LedgerAccountState;
+      running.set(channelId, { ...channel, debitsPending: channel.debitsPending + draft.amountMinor });
+      running.set(systemId, { ...system, creditsPending: system.creditsPending + draft.amountMinor });
       transfers.push({
         debitAccountId: channelId,
-        creditAccountId: networkId,
+        creditAccountId: systemId,
         amount: draft.amountMinor,
         kind: 'pending',
-        purpose: 'float',
-        reference: references[index] as string,
+        purpose: draft.type === 'Agent Float' ? 'float' : 'airtime_payout',
+        reference: unitReferences[position] as string,
       });
     }
     createdIndexes.add(index);
-    created.push({
+    const sender = senders.get(unit.accountId) as Account;
+    createdUnits.push({
       index,
-      draft,
-      reference: references[index] as string,
-      sender: senders.get(draft.accountId) as Account,
+      from: created.length,
+      count: unitDrafts.length,
       channel: channelBalanceOf(channelName, running.get(channelId) as LedgerAccountState),
+    });
+    unitDrafts.forEach((draft, position) => {
+      created.push({
+        draft,
+        reference: unitReferences[position] as string,
+        sender,
+        send: unit.send ? { reference: firstReference(index), position } : undefined,
+      });
     });
   }
 
@@ -353,9 +402,11 @@ export async function applyRequestBatch(
       now,
     ),
   ]);
-  for (const entry of created) {
-    const transaction = transactionRecordOf(rowOf(entry), context.timeZone);
-    results[entry.index] = { ok: true, value: { kind: 'created', transaction, channel: entry.channel } };
+  for (const { index, from, count, channel } of createdUnits) {
+    const transactions = created
+      .slice(from, from + count)
+      .map((entry) => transactionRecordOf(rowOf(entry), context.timeZone));
+    results[index] = { ok: true, value: { kind: 'created', transactions, channel } };
   }
   await context.beforeCommit?.(batch.length);
   return results.map(

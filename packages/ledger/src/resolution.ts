@@ -73,25 +73,54 @@ export interface ResolutionRequest {
   resolution: Resolution;
 }
 
-function floatEffect(
+/**
+ * The commission a completed airtime payout earns the caller's channel, whoever paid for the airtime: the
+ * carrier's discount on airtime bought through the channel.
+ */
+function commissionOf(
   record: TransactionRecord,
-  resolution: Resolution,
-  pending: PendingTransferRow | undefined,
+  channelId: bigint,
+  context: ResolutionContext,
 ): TransferInput[] {
-  if (pending === undefined) {
-    throw new Error(`Expected agent float ${record.reference} to hold a pending transfer, found none.`);
-  }
+  const commission =
+    (record.amountMinor * BigInt(context.commissionBasisPoints[record.network as Carrier])) / 10_000n;
+  if (commission === 0n) return [];
   return [
     {
-      debitAccountId: BigInt(pending.debit_account_id),
-      creditAccountId: BigInt(pending.credit_account_id),
-      amount: BigInt(pending.amount),
-      kind: resolution.kind === 'complete' ? 'post' : 'void',
-      pendingId: BigInt(pending.id),
-      purpose: 'float',
+      debitAccountId: systemAccountIds.commission,
+      creditAccountId: channelId,
+      amount: commission,
+      kind: 'single',
+      purpose: 'airtime_commission',
       reference: record.reference,
     },
   ];
+}
+
+/**
+ * The effect of a transaction paid from the caller's channel (float, airtime sent from the balance): its
+ * reservation posted on completion, voided on cancellation; sent airtime also earns its commission.
+ */
+function reservationEffect(
+  record: TransactionRecord,
+  resolution: Resolution,
+  pending: PendingTransferRow | undefined,
+  context: ResolutionContext,
+): TransferInput[] {
+  if (pending === undefined) {
+    throw new Error(`Expected ${record.reference} to hold a pending transfer, found none.`);
+  }
+  const settled: TransferInput = {
+    debitAccountId: BigInt(pending.debit_account_id),
+    creditAccountId: BigInt(pending.credit_account_id),
+    amount: BigInt(pending.amount),
+    kind: resolution.kind === 'complete' ? 'post' : 'void',
+    pendingId: BigInt(pending.id),
+    purpose: record.type === 'Agent Float' ? 'float' : 'airtime_payout',
+    reference: record.reference,
+  };
+  if (record.type === 'Agent Float' || resolution.kind !== 'complete') return [settled];
+  return [settled, ...commissionOf(record, BigInt(pending.debit_account_id), context)];
 }
 
 function airtimeEffect(
@@ -126,32 +155,18 @@ function airtimeEffect(
       },
     ];
   }
-  const carrier = record.network as Carrier;
   const payout: TransferInput = {
     debitAccountId: channelId,
-    creditAccountId: systemAccountIds.carrier[carrier],
+    creditAccountId: systemAccountIds.carrier[record.network as Carrier],
     amount,
     kind: 'single',
     purpose: 'airtime_payout',
     reference,
   };
-  const commission = (amount * BigInt(context.commissionBasisPoints[carrier])) / 10_000n;
-  if (commission === 0n) return [collection, payout];
-  return [
-    collection,
-    payout,
-    {
-      debitAccountId: systemAccountIds.commission,
-      creditAccountId: channelId,
-      amount: commission,
-      kind: 'single',
-      purpose: 'airtime_commission',
-      reference,
-    },
-  ];
+  return [collection, payout, ...commissionOf(record, channelId, context)];
 }
 
-/** A resolved transaction and, for agent float, the pending transfer its resolution posts or voids. */
+/** A resolved transaction and, when paid from its caller's channel, the pending transfer its resolution posts or voids. */
 interface ResolvedRow extends TransactionRow {
   pending_id: string | null;
   pending_debit_account_id: string | null;
@@ -163,7 +178,8 @@ interface ResolvedRow extends TransactionRow {
  * Moves each still-requested transaction to its new state, ends its legs as the resolution says (in the
  * same statement, before any account is locked: a completion's legs all succeeded; a cancellation's first
  * leg failed, or for a purchase whose payment was collected, the payment succeeded, the delivery failed and
- * the payment was refunded), and returns it with its pending transfer (agent float). The rows are locked in reference order first, so two workers resolving overlapping batches never
+ * the payment was refunded; airtime sent from the balance: its delivery), and returns it with its pending
+ * transfer (paid from the caller's channel). The rows are locked in reference order first, so two workers resolving overlapping batches never
  * wait on each other crosswise. They are found by primary key alone and their state is checked once
  * locked: a condition on `state` would let the planner walk the partial index of every requested
  * transaction and test each against the batch, a cost that grows with the number in flight.
@@ -202,10 +218,13 @@ async function updateStates(
            ('bought', 'payment', 'succeeded'), ('bought', 'delivery', 'succeeded'),
            ('declined', 'payment', 'failed'),
            ('refunded', 'payment', 'succeeded'), ('refunded', 'delivery', 'failed'),
-           ('refunded', 'refund', 'succeeded')) AS e (outcome, kind, state)
+           ('refunded', 'refund', 'succeeded'), ('sent', 'delivery', 'succeeded'),
+           ('unsent', 'delivery', 'failed')) AS e (outcome, kind, state)
          ON e.outcome = CASE
            WHEN resolved.type = 'Agent Float' THEN
              CASE WHEN resolved.state = 'completed' THEN 'float_done' ELSE 'float_failed' END
+           WHEN resolved.payment_network IS NULL THEN
+             CASE WHEN resolved.state = 'completed' THEN 'sent' ELSE 'unsent' END
            WHEN resolved.state = 'completed' THEN 'bought'
            WHEN u.collected THEN 'refunded'
            ELSE 'declined' END
@@ -276,6 +295,7 @@ async function uncollectedPayments(
     const record = existing.get(request.reference);
     if (
       record?.type === 'Airtime' &&
+      record.payment !== undefined &&
       record.state === 'cancelled' &&
       request.resolution.kind === 'cancel' &&
       request.resolution.paymentCollected === true
@@ -336,10 +356,8 @@ export async function resolveBatch(
     const resolution = (firsts.get(record.reference) as ResolutionRequest).resolution;
     const transfer = pending.get(record.reference);
     if (transfer !== undefined) systemIds.add(BigInt(transfer.credit_account_id));
-    if (
-      record.type === 'Airtime' &&
-      (resolution.kind === 'complete' || resolution.paymentCollected === true)
-    ) {
+    const purchase = record.type === 'Airtime' && record.payment !== undefined;
+    if (purchase && (resolution.kind === 'complete' || resolution.paymentCollected === true)) {
       systemIds.add(systemAccountIds.payerCollections);
     }
     if (record.type === 'Airtime' && resolution.kind === 'complete') {
@@ -381,8 +399,8 @@ export async function resolveBatch(
     const resolution = (firsts.get(record.reference) as ResolutionRequest).resolution;
     post(
       record,
-      record.type === 'Agent Float'
-        ? floatEffect(record, resolution, pending.get(record.reference))
+      record.type === 'Agent Float' || record.payment === undefined
+        ? reservationEffect(record, resolution, pending.get(record.reference), context)
         : airtimeEffect(record, resolution, channelIds.get(`${record.accountId}:airtime`), context),
     );
     const channelName = channelOf(record);

@@ -1,9 +1,8 @@
-// A validated request turned into the transaction it would create: amounts in minor units, absent
+// A validated request turned into the transactions it would create: amounts in minor units, absent
 // optional fields blank. Built before a request joins a batch, so a bad input fails alone.
 
 import type { AgentParty, Carrier, MoneyNetwork, Payment, TransactionType } from '@topup/envelope';
-import type { BuyAirtimeRequest, SendAgentFloatRequest } from '@topup/validation';
-import type { IdempotencyClaim } from './idempotency.js';
+import type { BuyAirtimeRequest, SendAgentFloatRequest, SendAirtimeRequest } from '@topup/validation';
 import { LedgerError } from './ledger-error.js';
 import { wholeUnitsToMinor } from './money.js';
 import { assertWireFields } from './wire-text.js';
@@ -18,7 +17,6 @@ export interface TransactionDraft {
   note: string;
   recipient: AgentParty;
   payment: Payment | undefined;
-  idempotency: IdempotencyClaim | undefined;
   requestedAt: Date;
 }
 
@@ -55,7 +53,6 @@ function checked(draft: TransactionDraft): TransactionDraft {
 export function agentFloatDraft(
   accountId: string,
   request: SendAgentFloatRequest,
-  idempotency: IdempotencyClaim | undefined,
   requestedAt: Date,
 ): TransactionDraft {
   return checked({
@@ -75,7 +72,6 @@ export function agentFloatDraft(
       store_number: request.store_number ?? '',
     },
     payment: undefined,
-    idempotency,
     requestedAt,
   });
 }
@@ -84,7 +80,6 @@ export function agentFloatDraft(
 export function airtimeDraft(
   accountId: string,
   request: BuyAirtimeRequest,
-  idempotency: IdempotencyClaim | undefined,
   requestedAt: Date,
 ): TransactionDraft {
   return checked({
@@ -109,7 +104,35 @@ export function airtimeDraft(
       mobile: request.payment_mobile,
       email: request.payment_email ?? '',
     },
-    idempotency,
     requestedAt,
   });
+}
+
+/** The drafts of a `send_airtime` request, one per recipient in request order, paid from the balance. */
+export function sentAirtimeDrafts(
+  accountId: string,
+  request: SendAirtimeRequest,
+  requestedAt: Date,
+): TransactionDraft[] {
+  return request.recipients.map((recipient) =>
+    checked({
+      type: 'Airtime',
+      accountId,
+      amountMinor: amountOf(recipient.amount),
+      currency: checkCurrency(recipient.currency),
+      country: recipient.country,
+      network: recipient.network,
+      note: request.note ?? '',
+      recipient: {
+        name: recipient.name ?? '',
+        mobile: recipient.mobile,
+        email: recipient.email ?? '',
+        agent_name: '',
+        agent_number: '',
+        store_number: '',
+      },
+      payment: undefined,
+      requestedAt,
+    }),
+  );
 }

@@ -152,10 +152,18 @@ function legOf(row: LegRow): TransactionLeg {
   };
 }
 
-/** The leg a transaction starts with: the one submitted to its provider. */
-export function firstLegKind(type: TransactionRecord['type']): LegKind {
-  return type === 'Agent Float' ? 'disbursement' : 'payment';
+/**
+ * The leg a transaction starts with: the one submitted to its provider. Airtime sent from the caller's
+ * balance has no payer, so it starts with its delivery.
+ */
+export function firstLegKind(type: TransactionRecord['type'], hasPayer: boolean): LegKind {
+  if (type === 'Agent Float') return 'disbursement';
+  return hasPayer ? 'payment' : 'delivery';
 }
+
+/** `firstLegKind` in SQL, over a transactions row `t`. */
+const firstLegKindSql = `CASE WHEN t.type = 'Agent Float' THEN 'disbursement'
+  WHEN t.payment_network IS NULL THEN 'delivery' ELSE 'payment' END`;
 
 /** A leg's end, written with the resolution that reached it. */
 export interface LegEnd {
@@ -180,9 +188,13 @@ export function legEndsOf(record: TransactionRecord, resolution: Resolution): Le
     providerReference: resolution.providerCode ?? '',
     reviewedBy: resolution.reviewedBy ?? '',
   };
-  if (record.type === 'Agent Float') {
+  if (record.type === 'Agent Float' || record.payment === undefined) {
     return [
-      { ...base, kind: 'disbursement', state: resolution.kind === 'complete' ? 'succeeded' : 'failed' },
+      {
+        ...base,
+        kind: firstLegKind(record.type, false),
+        state: resolution.kind === 'complete' ? 'succeeded' : 'failed',
+      },
     ];
   }
   if (resolution.kind === 'complete') {
@@ -277,7 +289,7 @@ export async function noteUnsettledLeg(
   const { rows } = await db.query<{ reference: string }>(
     `INSERT INTO transaction_legs (reference, kind, provider, state, queries, next_query_at, review_since,
        created_at, updated_at)
-     SELECT t.reference, CASE WHEN t.type = 'Agent Float' THEN 'disbursement' ELSE 'payment' END, $2, $3, 1,
+     SELECT t.reference, ${firstLegKindSql}, $2, $3, 1,
        $4::timestamptz, CASE WHEN $5::boolean THEN $6::timestamptz END, $6::timestamptz, $6::timestamptz
      FROM transactions t WHERE t.reference = $1 AND t.state = 'requested'
      ON CONFLICT (reference, kind) DO UPDATE SET
@@ -297,10 +309,11 @@ export async function listLegs(db: Queryable, reference: string): Promise<Transa
   // A transaction with no leg row yet comes back once, with every leg column null.
   type Joined = { [K in keyof LegRow]: LegRow[K] | null } & {
     type: TransactionRecord['type'];
+    payment_network: string | null;
     submitted_at: Date | null;
   };
   const { rows } = await db.query<Joined>(
-    `SELECT t.type, t.submitted_at, ${legColumns} FROM transactions t
+    `SELECT t.type, t.payment_network, t.submitted_at, ${legColumns} FROM transactions t
      LEFT JOIN transaction_legs l ON l.reference = t.reference
      WHERE t.reference = $1`,
     [reference],
@@ -308,7 +321,7 @@ export async function listLegs(db: Queryable, reference: string): Promise<Transa
   const [first] = rows;
   if (first === undefined) return [];
   const legs = rows.flatMap((row) => (row.kind === null ? [] : [legOf(row as LegRow)]));
-  const startedWith = firstLegKind(first.type);
+  const startedWith = firstLegKind(first.type, first.payment_network !== null);
   if (first.submitted_at !== null && !legs.some((leg) => leg.kind === startedWith)) {
     legs.push({
       id: legId(reference, startedWith),
@@ -341,19 +354,19 @@ export async function listLegsForReview(db: Queryable, limit: number): Promise<T
   return rows.map(legOf);
 }
 
-/** The leg `id` when it waits for an operator, with its transaction's type. */
+/** The leg `id` when it waits for an operator, with its transaction's type and whether it has a payer. */
 export async function findLegForReview(
   db: Queryable,
   id: string,
-): Promise<{ leg: TransactionLeg; type: TransactionRecord['type'] } | undefined> {
+): Promise<{ leg: TransactionLeg; type: TransactionRecord['type']; hasPayer: boolean } | undefined> {
   const named = parseLegId(id);
   if (named === undefined) return undefined;
-  const { rows } = await db.query<LegRow & { type: TransactionRecord['type'] }>(
-    `SELECT t.type, ${legColumns} FROM transaction_legs l
+  const { rows } = await db.query<LegRow & { type: TransactionRecord['type']; has_payer: boolean }>(
+    `SELECT t.type, t.payment_network IS NOT NULL AS has_payer, ${legColumns} FROM transaction_legs l
      JOIN transactions t ON t.reference = l.reference AND t.state = 'requested'
      WHERE l.reference = $1 AND l.kind = $2 AND l.review_since IS NOT NULL AND l.reviewed_at IS NULL`,
     [named.reference, named.kind],
   );
   const [row] = rows;
-  return row === undefined ? undefined : { leg: legOf(row), type: row.type };
+  return row === undefined ? undefined : { leg: legOf(row), type: row.type, hasPayer: row.has_payer };
 }

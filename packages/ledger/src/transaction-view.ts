@@ -1,15 +1,17 @@
-// The one mapping from a ledger record to the wire model (`AgentFloatData` / `AirtimeData`), used by
+// The one mapping from a ledger record to the wire model (`TransactionData`), used by
 // responses, `get_transaction` and callbacks alike, so they can never disagree.
 
 import type {
-  AgentFloatData,
   AgentParty,
-  AirtimeData,
   Carrier,
   Channel,
   MoneyNetwork,
   Party,
+  SendAirtimeData,
+  SentAirtimeData,
+  SentAirtimeEntry,
   Transaction,
+  TransactionData,
   TransactionType,
 } from '@topup/envelope';
 import type { Account } from './accounts.js';
@@ -84,18 +86,25 @@ export function transactionDataFrom(
   record: TransactionRecord,
   channel: ChannelBalance,
   sender: AgentParty,
-): AgentFloatData | AirtimeData {
+): TransactionData {
   if (record.type === 'Airtime') {
-    const payment = record.payment;
-    if (payment === undefined)
-      throw new Error(`Expected airtime transaction ${record.reference} to have a payer.`);
-    return {
+    const sent: SentAirtimeData = {
       sender: party(sender),
       recipient: party(record.recipient),
-      payment: { ...payment },
       transaction: wireTransaction('Airtime', record.network as Carrier, record),
       messaging: { ...record.messaging },
       channel: channelView(channel),
+    };
+    // Airtime sent from the caller's balance has no payer, so it shows no `payment` object.
+    const payment = record.payment;
+    if (payment === undefined) return sent;
+    return {
+      sender: sent.sender,
+      recipient: sent.recipient,
+      payment: { ...payment },
+      transaction: sent.transaction,
+      messaging: sent.messaging,
+      channel: sent.channel,
     };
   }
   return {
@@ -139,6 +148,44 @@ export function transactionData(
   record: TransactionRecord,
   channel: ChannelBalance,
   sender: Account,
-): AgentFloatData | AirtimeData {
+): TransactionData {
   return transactionDataFrom(record, channel, senderOf(sender));
+}
+
+/**
+ * The wire data of a `send_airtime` answer: one entry per recipient's transaction, in request order, as
+ * each stands now (a recipient cancelled at once carries its reason in `errors`), and the Airtime channel.
+ *
+ * @example
+ * ```ts
+ * import { sendAirtimeData, type Account, type ChannelBalance, type TransactionRecord } from '@topup/ledger';
+ *
+ * declare const transactions: TransactionRecord[];
+ * declare const channel: ChannelBalance;
+ * declare const account: Account;
+ * sendAirtimeData(transactions, channel, account).transactions.length === transactions.length; // true
+ * ```
+ */
+export function sendAirtimeData(
+  transactions: readonly TransactionRecord[],
+  channel: ChannelBalance,
+  sender: Account,
+): SendAirtimeData {
+  return {
+    sender: party(senderOf(sender)),
+    transactions: transactions.map((record): SentAirtimeEntry => ({
+      reference: record.reference,
+      recipient: party(record.recipient),
+      currency: record.currency,
+      amount: minorToWholeUnits(record.amountMinor),
+      country: record.country,
+      network: record.network as Carrier,
+      status: record.status,
+      state: record.state,
+      code: record.code,
+      errors: record.cancelReason === '' ? [] : [record.cancelReason],
+    })),
+    messaging: { sender: '', recipient: '', message: '' },
+    channel: channelView(channel),
+  };
 }

@@ -61,7 +61,8 @@ const movementsSql = `
 // Each transaction's transfers counted by role, then judged against what its type and state require.
 const resolutionSql = `
   SELECT *, count(*) OVER () AS total FROM (
-    SELECT t.reference, t.type, t.state,
+    SELECT t.reference, CASE WHEN t.type = 'Airtime' AND t.payment_network IS NULL THEN 'Sent Airtime'
+        ELSE t.type END AS type, t.state,
       count(x.id) AS transfers,
       count(x.id) FILTER (WHERE x.kind = 'pending') AS reserves,
       count(x.id) FILTER (WHERE x.kind = 'post') AS posts,
@@ -72,12 +73,16 @@ const resolutionSql = `
       count(x.id) FILTER (WHERE x.purpose = 'airtime_commission') AS commissions,
       count(x.id) FILTER (WHERE x.purpose <> 'airtime_commission' AND x.amount <> t.amount_minor) AS wrong_amounts
     FROM transactions t LEFT JOIN transfers x ON x.reference = t.reference
-    GROUP BY t.reference, t.type, t.state
+    GROUP BY t.reference, t.type, t.payment_network IS NULL, t.state
   ) g
   WHERE wrong_amounts > 0 OR NOT CASE
     WHEN type = 'Agent Float' THEN reserves = 1 AND CASE state
       WHEN 'requested' THEN transfers = 1
       WHEN 'completed' THEN posts = 1 AND transfers = 2
+      ELSE voids = 1 AND transfers = 2 END
+    WHEN type = 'Sent Airtime' THEN reserves = 1 AND collections = 0 AND CASE state
+      WHEN 'requested' THEN transfers = 1
+      WHEN 'completed' THEN posts = 1 AND commissions <= 1 AND transfers = 2 + commissions
       ELSE voids = 1 AND transfers = 2 END
     ELSE CASE state
       WHEN 'requested' THEN transfers = 0
@@ -103,22 +108,25 @@ interface ResolutionRow {
 }
 
 function describeResolution(row: ResolutionRow): string {
-  const counts =
-    row.type === 'Agent Float'
-      ? `${row.reserves} pending, ${row.posts} post, ${row.voids} void`
-      : `${row.collections} collection, ${row.payouts} payout, ${row.refunds} refund, ${row.commissions} commission`;
-  const expected =
-    row.type === 'Agent Float'
-      ? {
-          requested: 'one pending transfer only',
-          completed: 'one pending and one post',
-          cancelled: 'one pending and one void',
-        }
-      : {
-          requested: 'no transfer',
-          completed: 'one collection and one payout (and at most one commission)',
-          cancelled: 'no transfer, or one collection and one refund',
-        };
+  const reserved = row.type === 'Agent Float' || row.type === 'Sent Airtime';
+  const counts = reserved
+    ? `${row.reserves} pending, ${row.posts} post, ${row.voids} void` +
+      (row.type === 'Agent Float' ? '' : `, ${row.commissions} commission`)
+    : `${row.collections} collection, ${row.payouts} payout, ${row.refunds} refund, ${row.commissions} commission`;
+  const expected = reserved
+    ? {
+        requested: 'one pending transfer only',
+        completed:
+          row.type === 'Agent Float'
+            ? 'one pending and one post'
+            : 'one pending and one post (and at most one commission)',
+        cancelled: 'one pending and one void',
+      }
+    : {
+        requested: 'no transfer',
+        completed: 'one collection and one payout (and at most one commission)',
+        cancelled: 'no transfer, or one collection and one refund',
+      };
   const amounts =
     row.wrong_amounts === '0' ? '' : `; ${row.wrong_amounts} transfer(s) differ from its amount`;
   return `transaction ${row.reference} (${row.type}, ${row.state}): expected ${
