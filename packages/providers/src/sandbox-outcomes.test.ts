@@ -1,10 +1,10 @@
 // The sandbox's outcome table as docs/decisions.md and the README state it, on transactions recorded by
-// the real ledger: the payer decides airtime's payment leg, the recipient the rest, the agent a float.
+// the real ledger: the payer decides a purchase's payment leg, the recipient the rest, the agent a float.
 
 import { createLedger, openStore } from '@topup/ledger';
 import type { Ledger, Store } from '@topup/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestAirtime, requestFloat } from './testing/recorded-transactions.js';
+import { requestAirtime, requestFloat, sendAirtime } from './testing/recorded-transactions.js';
 import { sandboxOutcome } from './sandbox-outcomes.js';
 
 describe('sandboxOutcome', () => {
@@ -17,6 +17,7 @@ describe('sandboxOutcome', () => {
     ledger = createLedger(store);
     accountId = (await ledger.createAccount({ name: 'Duka Ltd' })).id;
     await ledger.fund(accountId, 'float', 1_000_000n);
+    await ledger.fund(accountId, 'airtime', 1_000_000n);
   });
 
   afterAll(async () => {
@@ -53,5 +54,17 @@ describe('sandboxOutcome', () => {
   ])('gives a float to agent %s the outcome %s', async (agent, outcome) => {
     const transaction = await requestFloat(ledger, accountId, agent);
     expect(sandboxOutcome(transaction)).toBe(outcome);
+  });
+
+  it.each([
+    ['254733000001', 'declined'],
+    ['254733000002', 'never_answers'],
+    ['254733000003', 'refused_at_once'],
+    ['254733000004', 'unavailable'],
+    ['254733000005', 'declined'],
+    ['254733123456', 'completes'],
+  ])('gives airtime sent from the balance to %s the outcome %s', async (recipient, outcome) => {
+    const [transaction] = await sendAirtime(ledger, accountId, [recipient]);
+    expect(transaction === undefined ? undefined : sandboxOutcome(transaction)).toBe(outcome);
   });
 });

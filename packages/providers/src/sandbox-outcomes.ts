@@ -1,5 +1,5 @@
 // The sandbox simulator's deterministic outcomes, chosen by the last four digits of the number concerned
-// (docs/decisions.md): the payer's number for the payment leg of airtime, the recipient's otherwise.
+// (docs/decisions.md): the payer's number for the payment leg of a purchase, the recipient's otherwise.
 
 import type { TransactionRecord } from '@topup/ledger';
 
@@ -48,12 +48,13 @@ function outcomeOf(mobile: string): SandboxOutcome | undefined {
  * ```
  */
 export function sandboxOutcome(transaction: TransactionRecord): SandboxOutcome {
-  if (transaction.type === 'Airtime') {
-    const payerOutcome = outcomeOf(transaction.payment?.mobile ?? '');
+  if (transaction.type === 'Airtime' && transaction.payment !== undefined) {
+    const payerOutcome = outcomeOf(transaction.payment.mobile);
     if (payerOutcome !== undefined && paymentLegOutcomes.has(payerOutcome)) return payerOutcome;
     return outcomeOf(transaction.recipient.mobile) ?? 'completes';
   }
   const outcome = outcomeOf(transaction.recipient.mobile) ?? 'completes';
-  // A float deposit has no separate payment leg: a failure after acceptance is a decline.
+  // A float deposit, or airtime sent from the caller's balance, has no payment leg: a failure after
+  // acceptance is a decline.
   return outcome === 'fails_after_payment' ? 'declined' : outcome;
 }

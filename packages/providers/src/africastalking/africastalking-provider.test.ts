@@ -1,6 +1,7 @@
 // The Africa's Talking provider against the fake Africa's Talking over real HTTP on loopback, carrying
-// delivery legs of airtime purchases recorded by the real ledger: sends keyed by the leg id, refusals,
-// silence and closed ports, and what the transaction query and the status callback say afterwards.
+// delivery legs of airtime purchases and airtime sent from the balance, recorded by the real ledger: sends
+// keyed by the delivery leg id, refusals, silence and closed ports, and what the transaction query and the
+// status callback say afterwards.
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +12,7 @@ import { startFakeAfricasTalking, type FakeAfricasTalking } from '../fakes/fake-
 import type { LegOrder, Provider, WebhookEvent } from '../provider.js';
 import { migrateProviders } from '../provider-migrations.js';
 import { submissionIdOf } from '../submission-ids.js';
-import { requestAirtime } from '../testing/recorded-transactions.js';
+import { requestAirtime, requestFloat, sendAirtime } from '../testing/recorded-transactions.js';
 import { createAfricasTalkingProvider } from './africastalking-provider.js';
 import { africastalkingWebhooks } from './africastalking-webhooks.js';
 
@@ -54,6 +55,8 @@ describe('the Africa’s Talking provider against the fake Africa’s Talking', 
     await migrateProviders(store);
     ledger = createLedger(store);
     accountId = (await ledger.createAccount({ name: 'Duka Ltd' })).id;
+    await ledger.fund(accountId, 'airtime', 10_000_000n);
+    await ledger.fund(accountId, 'float', 10_000_000n);
     receiver = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -110,7 +113,7 @@ describe('the Africa’s Talking provider against the fake Africa’s Talking', 
     return to.queryLeg(id);
   };
 
-  it('carries delivery legs only, keyed by the leg id, and takes no first leg', async () => {
+  it('carries delivery legs only, keyed by the leg id, and takes no purchase or float as a first leg', async () => {
     expect(provider).toMatchObject({
       name: 'africastalking',
       idempotentSubmissions: true,
@@ -129,6 +132,12 @@ describe('the Africa’s Talking provider against the fake Africa’s Talking', 
       taken: false,
     });
     expect(await provider.query(order.transaction.reference)).toEqual({ kind: 'not_found' });
+    const float = await requestFloat(ledger, accountId, '254711082319');
+    expect(await provider.submit(float)).toEqual({
+      kind: 'unavailable',
+      reason: "Africa's Talking carries airtime deliveries only",
+      taken: false,
+    });
     expect(await provider.readyResults(10)).toEqual([]);
     await provider.acknowledge(['anything']);
     expect(fake.requests).toHaveLength(0);
@@ -304,5 +313,114 @@ describe('the Africa’s Talking provider against the fake Africa’s Talking', 
     expect(
       fake.callbacks.find((callback) => callback.body.includes(recorded?.providerId ?? '?'))?.status,
     ).toBe(200);
+  });
+
+  describe('airtime sent from the balance', () => {
+    /** A recorded transaction of airtime sent from the balance: 50 KES for `mobile`. */
+    async function sentTo(mobile: string): Promise<TransactionRecord> {
+      const [transaction] = await sendAirtime(ledger, accountId, [mobile]);
+      if (transaction === undefined) throw new Error('Expected the send to create a transaction.');
+      return transaction;
+    }
+
+    it('delivers it as its first leg, keyed by its delivery leg id, recording the requestId under the bare reference', async () => {
+      const transaction = await sentTo('254711082320');
+      const key = `${transaction.reference}-delivery`;
+      expect(await provider.submit(transaction)).toEqual({ kind: 'accepted' });
+      const requestId = requestIdOf(key);
+      expect(requestId).toMatch(/^ATQid_/);
+      const sent = fake.requests.find((request) => request.headers.idempotencyKey === key);
+      expect(sent).toMatchObject({ path: '/version1/airtime/send', headers: { apiKeyMatched: true } });
+      expect(JSON.parse(new URLSearchParams(sent?.body).get('recipients') ?? '')).toEqual([
+        { phoneNumber: '+254711082320', amount: 'KES 50' },
+      ]);
+      expect(await submissionIdOf(store, 'africastalking', transaction.reference)).toEqual({
+        provider: 'africastalking',
+        providerId: requestId,
+        reference: transaction.reference,
+        purpose: 'submission',
+        otherId: '',
+      });
+      expect(await submissionIdOf(store, 'africastalking', key)).toBeUndefined();
+    });
+
+    it('sends the recipient once when the same transaction is submitted twice', async () => {
+      const transaction = await sentTo('254711082321');
+      const key = `${transaction.reference}-delivery`;
+      expect(await provider.submit(transaction)).toEqual({ kind: 'accepted' });
+      expect(await provider.submit(transaction)).toEqual({ kind: 'accepted' });
+      expect(fake.deliveries.filter((delivery) => delivery.idempotencyKey === key)).toHaveLength(1);
+      expect(fake.requests.filter((request) => request.headers.idempotencyKey === key)).toHaveLength(2);
+    });
+
+    it.each([
+      ['delivered completed', '254711082322', 'Success', 'completed', ''],
+      [
+        'to a 0005 number declined, with AT’s description',
+        '254711080005',
+        'Failed',
+        'declined',
+        'Failed to deliver airtime: carrier error',
+      ],
+    ] as const)(
+      'finds one %s by its bare reference, the result naming that reference',
+      async (_what, mobile, status, outcome, reason) => {
+        const transaction = await sentTo(mobile);
+        const key = `${transaction.reference}-delivery`;
+        await provider.submit(transaction);
+        const requestId = requestIdOf(key);
+        await until(() => statusOf(key) === status);
+        expect(statusOf(key)).toBe(status);
+        expect(await provider.query(transaction.reference)).toEqual({
+          kind: 'result',
+          result: {
+            id: `at-query:${requestId}`,
+            reference: transaction.reference,
+            outcome,
+            providerCode: requestId,
+            reason,
+          },
+        });
+      },
+    );
+
+    it('finds one still with the carrier pending, and one never acknowledged not_found without asking AT', async () => {
+      const open = await sentTo('254711089004');
+      await provider.submit(open);
+      expect(await provider.query(open.reference)).toEqual({ kind: 'pending' });
+      const unsent = await sentTo('254711082323');
+      const before = fake.requests.length;
+      expect(await provider.query(unsent.reference)).toEqual({ kind: 'not_found' });
+      expect(fake.requests).toHaveLength(before);
+    });
+
+    it('has a number AT refuses at once refused, recording nothing', async () => {
+      const recorded = await sentTo('254711082324');
+      const transaction: TransactionRecord = {
+        ...recorded,
+        recipient: { ...recorded.recipient, mobile: '254811082324' },
+      };
+      expect(await provider.submit(transaction)).toEqual({
+        kind: 'refused',
+        reason: 'Invalid phone number',
+        providerCode: 'AT_REFUSED',
+      });
+      expect(await submissionIdOf(store, 'africastalking', recorded.reference)).toBeUndefined();
+    });
+
+    it('reads the status callback of a sent transaction into a report naming the requestId recorded under its reference', async () => {
+      const transaction = await sentTo('254711082325');
+      await provider.submit(transaction);
+      const recorded = await submissionIdOf(store, 'africastalking', transaction.reference);
+      expect(recorded?.providerId).toMatch(/^ATQid_/);
+      const reportAbout = (event: WebhookEvent) =>
+        event.kind === 'reports' &&
+        event.reports.some((report) => report.providerId === recorded?.providerId);
+      await until(() => received.some(reportAbout));
+      expect(received.find(reportAbout)).toMatchObject({
+        kind: 'reports',
+        reports: [{ providerId: recorded?.providerId, about: 'submission', outcome: 'completed' }],
+      });
+    });
   });
 });

@@ -1,12 +1,13 @@
-// Africa's Talking as a provider: it carries an airtime purchase's delivery leg, once the payer's money
-// network has taken the payment, and nothing else (no payment, no float, no refund). A send is keyed by
-// an Idempotency-Key, our leg id, so sending a leg again whose acknowledgement was lost repeats nothing
-// (`idempotentSubmissions: true`). AT's acknowledgement gives a requestId, recorded under the leg id: the
-// status callback names the send by it alone, and the transaction query asks by it. A leg with no recorded
-// requestId was never acknowledged, and is `not_found` to `queryLeg`, after which the worker may send it
-// again under the same key.
+// Africa's Talking as a provider: it carries airtime deliveries, a purchase's once the payer's money network
+// has taken the payment, or airtime sent from the caller's balance as the whole transaction, and nothing
+// else (no payment, no float, no refund). A send is keyed by an Idempotency-Key, the delivery leg's id, so
+// sending a leg again whose acknowledgement was lost repeats nothing (`idempotentSubmissions: true`). AT's
+// acknowledgement gives a requestId, recorded under the leg id (a purchase's) or the bare reference (a
+// send's, whose results then speak for the whole transaction): the status callback names the send by it
+// alone, and the transaction query asks by it. A send with no recorded requestId was never acknowledged,
+// and is `not_found`, after which the worker may send it again under the same key.
 
-import type { Store, TransactionRecord } from '@topup/ledger';
+import { legId, type Store, type TransactionRecord } from '@topup/ledger';
 import type { LegOrder, Provider, ProviderStatus, SubmitResult } from '../provider.js';
 import { providerTablesReady } from '../provider-migrations.js';
 import { recordSubmissionId, submissionIdOf } from '../submission-ids.js';
@@ -65,12 +66,16 @@ export function createAfricasTalkingProvider(options: AfricasTalkingProviderOpti
   const now = options.now ?? (() => new Date());
   const endpoint: AfricasTalkingEndpoint = { baseUrl: options.baseUrl, timeoutMs: options.timeoutMs };
 
-  async function deliver(order: LegOrder): Promise<SubmitResult> {
-    const { transaction } = order;
+  /**
+   * Sends `transaction`'s airtime keyed by its delivery leg's id, and records AT's requestId under
+   * `recordedAs`: the leg id for a purchase's later leg, or the bare reference for airtime sent from the
+   * caller's balance, whose delivery is the whole transaction.
+   */
+  async function deliver(transaction: TransactionRecord, recordedAs: string): Promise<SubmitResult> {
     const request = airtimeSendRequest({
       username,
       apiKey,
-      idempotencyKey: order.id,
+      idempotencyKey: legId(transaction.reference, 'delivery'),
       // Stored as 2547… without the plus, which the request adds; a stray plus would make it `++254…`.
       mobile: transaction.recipient.mobile.replace(/^\+/, ''),
       amountMinor: transaction.amountMinor,
@@ -112,7 +117,7 @@ export function createAfricasTalkingProvider(options: AfricasTalkingProviderOpti
       {
         provider: name,
         providerId: recipient.requestId,
-        reference: order.id,
+        reference: recordedAs,
         purpose: 'submission',
         otherId: '',
       },
@@ -121,18 +126,63 @@ export function createAfricasTalkingProvider(options: AfricasTalkingProviderOpti
     return { kind: 'accepted' };
   }
 
+  /** What AT says of the send recorded under `recordedAs` (a leg id, or a bare reference). */
+  async function ask(recordedAs: string): Promise<ProviderStatus> {
+    await providerTablesReady(store);
+    const submitted = await submissionIdOf(store, name, recordedAs);
+    if (submitted === undefined) return { kind: 'not_found' };
+    const requestId = submitted.providerId;
+    const { path, headers } = airtimeQueryRequest({ username, apiKey, requestId });
+    const answer = await callAfricasTalking(endpoint, { method: 'GET', path, headers });
+    if (answer.kind !== 'answered') {
+      throw new Error(
+        `Africa's Talking could not be asked about ${recordedAs} (${requestId}): ${answer.problem}.`,
+      );
+    }
+    const status = readAirtimeQueryAnswer(answer.status, answer.text);
+    switch (status.kind) {
+      case 'delivered':
+      case 'failed':
+        return {
+          kind: 'result',
+          result: {
+            id: `at-query:${requestId}`,
+            reference: recordedAs,
+            outcome: status.kind === 'delivered' ? 'completed' : 'declined',
+            providerCode: requestId,
+            reason: status.kind === 'delivered' ? '' : status.description || AFRICASTALKING_UNDELIVERED,
+          },
+        };
+      case 'sent':
+        return { kind: 'pending' };
+      case 'not_found':
+        // It acknowledged this send, so "not found" is no proof it never took it: a refund on its word
+        // could pay the payer back for airtime that still arrives. Asked again, then left to an operator.
+        throw new Error(
+          `Africa's Talking does not find ${recordedAs} (${requestId}), which it acknowledged; asking again later.`,
+        );
+      case 'unknown':
+        throw new Error(
+          `Africa's Talking's answer about ${recordedAs} (${requestId}) could not be read: ${status.problem}.`,
+        );
+    }
+  }
+
   return {
     name,
     idempotentSubmissions: true,
     laterLegs: ['delivery'],
     webhooks: africastalkingWebhooks,
 
-    submit(_transaction: TransactionRecord): Promise<SubmitResult> {
-      return Promise.resolve({
-        kind: 'unavailable',
-        reason: "Africa's Talking carries airtime deliveries only",
-        taken: false,
-      });
+    submit(transaction: TransactionRecord): Promise<SubmitResult> {
+      if (transaction.type !== 'Airtime' || transaction.payment !== undefined) {
+        return Promise.resolve({
+          kind: 'unavailable',
+          reason: "Africa's Talking carries airtime deliveries only",
+          taken: false,
+        });
+      }
+      return deliver(transaction, transaction.reference);
     },
 
     submitLeg(order: LegOrder): Promise<SubmitResult> {
@@ -143,55 +193,17 @@ export function createAfricasTalkingProvider(options: AfricasTalkingProviderOpti
           taken: false,
         });
       }
-      return deliver(order);
+      return deliver(order.transaction, order.id);
     },
 
     // Every result is pushed or asked for; none waits to be pulled.
     readyResults: () => Promise.resolve([]),
     acknowledge: () => Promise.resolve(),
 
-    // No first leg is ever taken here, so there is none to find.
-    query: () => Promise.resolve({ kind: 'not_found' }),
+    // The only first leg taken here is the delivery of airtime sent from the balance, recorded under
+    // its bare reference.
+    query: (reference: string) => ask(reference),
 
-    async queryLeg(legId: string): Promise<ProviderStatus> {
-      await providerTablesReady(store);
-      const submitted = await submissionIdOf(store, name, legId);
-      if (submitted === undefined) return { kind: 'not_found' };
-      const requestId = submitted.providerId;
-      const { path, headers } = airtimeQueryRequest({ username, apiKey, requestId });
-      const answer = await callAfricasTalking(endpoint, { method: 'GET', path, headers });
-      if (answer.kind !== 'answered') {
-        throw new Error(
-          `Africa's Talking could not be asked about ${legId} (${requestId}): ${answer.problem}.`,
-        );
-      }
-      const status = readAirtimeQueryAnswer(answer.status, answer.text);
-      switch (status.kind) {
-        case 'delivered':
-        case 'failed':
-          return {
-            kind: 'result',
-            result: {
-              id: `at-query:${requestId}`,
-              reference: legId,
-              outcome: status.kind === 'delivered' ? 'completed' : 'declined',
-              providerCode: requestId,
-              reason: status.kind === 'delivered' ? '' : status.description || AFRICASTALKING_UNDELIVERED,
-            },
-          };
-        case 'sent':
-          return { kind: 'pending' };
-        case 'not_found':
-          // It acknowledged this send, so "not found" is no proof it never took it: a refund on its word
-          // could pay the payer back for airtime that still arrives. Asked again, then left to an operator.
-          throw new Error(
-            `Africa's Talking does not find ${legId} (${requestId}), which it acknowledged; asking again later.`,
-          );
-        case 'unknown':
-          throw new Error(
-            `Africa's Talking's answer about ${legId} (${requestId}) could not be read: ${status.problem}.`,
-          );
-      }
-    },
+    queryLeg: (id: string) => ask(id),
   };
 }

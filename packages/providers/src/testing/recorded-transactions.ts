@@ -2,7 +2,7 @@
 // tests of providers and of the worker that carries them out.
 
 import type { Ledger, TransactionRecord } from '@topup/ledger';
-import type { BuyAirtimeRequest, SendAgentFloatRequest } from '@topup/validation';
+import type { BuyAirtimeRequest, SendAgentFloatRequest, SendAirtimeRequest } from '@topup/validation';
 
 /** A recorded float request of `amount` KES to the agent `mobile` (not yet submitted). */
 export async function requestFloat(
@@ -48,4 +48,26 @@ export async function requestAirtime(
   if (outcome.kind !== 'created')
     throw new Error(`Expected the airtime request to be created, received ${outcome.kind}.`);
   return outcome.transaction;
+}
+
+/** Recorded airtime of `amount` KES for each of `mobiles`, sent from the caller's Airtime balance. */
+export async function sendAirtime(
+  ledger: Ledger,
+  accountId: string,
+  mobiles: readonly string[],
+  amount = 50,
+): Promise<TransactionRecord[]> {
+  const request: SendAirtimeRequest = {
+    recipients: mobiles.map((mobile) => ({
+      country: 'KE',
+      network: 'CarrierB',
+      mobile,
+      currency: 'KES',
+      amount,
+    })),
+  };
+  const outcome = await ledger.sendAirtime({ accountId, request });
+  if (outcome.kind !== 'created')
+    throw new Error(`Expected the airtime send to be created, received ${outcome.kind}.`);
+  return outcome.transactions;
 }
