@@ -60,6 +60,34 @@ describe.each(openTestStores())('cross-account isolation on $name', (stores) => 
     });
   });
 
+  it('never shows one caller the transactions of another caller’s send, nor moves their Airtime balance', async () => {
+    const owner = await service.createCaller({ airtime: 1_000_000n });
+    const other = await service.createCaller({ airtime: 1_000_000n });
+    const sent = await envelopeOf(
+      await service.call('send_airtime', {
+        token: owner.token,
+        json: {
+          recipients: [
+            { mobile: '254733000123', amount: '50', name: 'Owner Recipient' },
+            { mobile: '254712000456', amount: '30' },
+          ],
+        },
+      }),
+    );
+    expect(sent.status.code).toBe('0000');
+    const references = (sent.data.transactions as { reference: string }[]).map((entry) => entry.reference);
+    expect(references).toHaveLength(2);
+    for (const reference of references) {
+      const stranger = await service.call('get_transaction', { token: other.token, json: { reference } });
+      expect(stranger.status).toBe(422);
+      const text = await stranger.text();
+      expect(text).not.toContain('Owner Recipient');
+      expect(JSON.parse(text)).toMatchObject({ data: { errors: ["'reference is invalid'"] } });
+    }
+    expect((await service.ledger.balance(owner.account.id, 'airtime')).availableMinor).toBe(992_000n);
+    expect((await service.ledger.balance(other.account.id, 'airtime')).availableMinor).toBe(1_000_000n);
+  });
+
   it('never lets one caller resend or list another caller’s callbacks', async () => {
     const owner = await service.createCaller({ float: 10_000_000n });
     const other = await service.createCaller();

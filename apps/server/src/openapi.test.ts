@@ -41,6 +41,7 @@ const everyFunction = ['400', '401', '403', '405', '429', '502', '503'];
 const expectedStatuses: Record<string, string[]> = {
   send_agent_float: ['200', ...everyFunction, '402', '409', '422'],
   buy_airtime: ['200', ...everyFunction, '409', '422'],
+  send_airtime: ['200', ...everyFunction, '402', '409', '422'],
   get_balance: ['200', ...everyFunction],
   get_transaction: ['200', ...everyFunction, '422'],
   add_callback_endpoint: ['200', ...everyFunction, '422'],
@@ -161,6 +162,69 @@ describe.each(openTestStores())('the OpenAPI document on $name', (stores) => {
     const invalid = await answer('get_transaction', { reference: 'NOPE' });
     expect(documented('get_transaction', '422').safeParse(invalid).error).toBeUndefined();
     expect(documented('get_transaction', '403').safeParse(invalid).success).toBe(false);
+  });
+
+  it('documents send_airtime as 1 to 1000 recipients answered by one transaction each, never 8000', () => {
+    const operation = document.paths['/api/send_airtime']?.post;
+    const { schema } = operation?.requestBody.content['application/json'] as { schema: unknown };
+    expect(schema).toMatchObject({
+      required: ['recipients'],
+      properties: {
+        recipients: { type: 'array', minItems: 1, maxItems: 1000, items: { required: ['mobile', 'amount'] } },
+        note: { type: 'string' },
+      },
+    });
+    const request = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+    const recipient = { mobile: '254733000123', amount: 50 };
+    expect(request.safeParse({ recipients: [recipient] }).success).toBe(true);
+    expect(request.safeParse({ recipients: [] }).success).toBe(false);
+    expect(request.safeParse({ recipients: Array<unknown>(1001).fill(recipient) }).success).toBe(false);
+
+    const responses = operation?.responses ?? {};
+    expect(responses['402']?.description).toBe(
+      '7000: the Airtime channel cannot cover the total of the recipients.',
+    );
+    // A recipient refused at once is a Cancelled entry of the success, so 409 is only a key conflict.
+    expect(responses['409']?.description).not.toContain('8000');
+    expect(Object.keys(responses['409']?.headers ?? {})).not.toContain('Idempotency-Replayed');
+    expect(Object.keys(responses['502']?.headers ?? {})).toContain('Idempotency-Replayed');
+    expect(responses['422']?.description).toContain("'recipients[3].mobile is invalid'");
+  });
+
+  it('describes the real answers of send_airtime, and get_transaction of what it made, exactly', async () => {
+    // 1,000.00 KES of airtime, in cents.
+    const { token } = await service.createCaller({ airtime: 100_000n });
+    const answer = async (name: string, json: unknown) =>
+      (await service.call(name, { token, json, headers: { Accept: 'application/json' } })).json();
+    const sendRequest = {
+      recipients: [
+        { mobile: '254733000123', amount: '50' },
+        // The sandbox refuses numbers ending in 0003 at once: a Cancelled entry with its reason.
+        { mobile: '254712340003', amount: 20, name: 'Achieng' },
+      ],
+      note: 'staff airtime',
+    };
+    const sent = (await answer('send_airtime', sendRequest)) as {
+      data: { transactions: { reference: string; status: string }[] };
+    };
+    expect(documented('send_airtime', '200').safeParse(sent).error).toBeUndefined();
+    expect(sent.data.transactions.map((entry) => entry.status)).toEqual(['Requested', 'Cancelled']);
+    // Neither the one-recipient answer nor the many-recipient answer fits the other's schema.
+    expect(documented('buy_airtime', '200').safeParse(sent).success).toBe(false);
+
+    for (const { reference } of sent.data.transactions) {
+      const found = (await answer('get_transaction', { reference })) as { data: object };
+      expect(found.data).not.toHaveProperty('payment');
+      expect(documented('get_transaction', '200').safeParse(found).error).toBeUndefined();
+    }
+
+    const poor = await service.createCaller();
+    const refused = await (
+      await service.call('send_airtime', { token: poor.token, json: sendRequest })
+    ).json();
+    expect(documented('send_airtime', '402').safeParse(refused).error).toBeUndefined();
+    const invalid = await answer('send_airtime', { recipients: [{ mobile: 'x', amount: 50 }] });
+    expect(documented('send_airtime', '422').safeParse(invalid).error).toBeUndefined();
   });
 
   it('describes the real answers of the callback endpoint functions exactly', async () => {

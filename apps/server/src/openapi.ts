@@ -9,6 +9,7 @@ import { keyedOperations, operationCatalog, requestJsonSchema } from '@topup/val
 import type { ApiFunctionName, OperationEntry } from '@topup/validation';
 import { z } from 'zod';
 import { successDataSchemas } from './response-schemas.js';
+import { listed } from './name-list.js';
 
 type Header = 'Allow' | 'Idempotency-Replayed' | 'Retry-After' | 'WWW-Authenticate' | 'X-Request-Id';
 
@@ -24,6 +25,13 @@ const moneyOperations: ReadonlySet<ApiFunctionName> = new Set(keyedOperations);
 
 const channelNames = { float: 'Agent Float', airtime: 'Airtime' } as const;
 
+/**
+ * Operations that make one transaction per recipient. A recipient refused at once is a `Cancelled` entry
+ * of the success, never an `8000`, and the whole request fails with `9000` only when every recipient's
+ * provider was unavailable.
+ */
+const perRecipient: ReadonlySet<ApiFunctionName> = new Set(['send_airtime']);
+
 function isCancellable(name: ApiFunctionName): name is CancellableOperation {
   return moneyOperations.has(name);
 }
@@ -32,13 +40,14 @@ function isCancellable(name: ApiFunctionName): name is CancellableOperation {
 function failuresOf(name: ApiFunctionName, hasParameters: boolean): Failure[] {
   const entry: OperationEntry = operationCatalog[name];
   const money = entry.kind === 'money';
+  const recipients = perRecipient.has(name);
   return [
     {
       code: '1000',
       httpStatus: 400,
       when: money
         ? 'the body cannot be read: unsupported Content-Type, bad syntax, over the size limit, or a malformed Idempotency-Key header'
-        : `the body cannot be read: unsupported Content-Type, bad syntax, over the size limit; or an Idempotency-Key header, which only ${keyedOperations.join(' and ')} honour`,
+        : `the body cannot be read: unsupported Content-Type, bad syntax, over the size limit; or an Idempotency-Key header, which only ${listed(keyedOperations)} honour`,
     },
     { code: '2000', httpStatus: 405, when: 'any method but POST', headers: ['Allow'] },
     {
@@ -53,11 +62,19 @@ function failuresOf(name: ApiFunctionName, hasParameters: boolean): Failure[] {
           {
             code: '3000',
             httpStatus: 422,
-            when: 'parameters are missing or invalid, one error per problem',
+            when: recipients
+              ? "parameters are missing or invalid, one error per problem, a recipient's fields named by its position from 0 ('recipients[3].mobile is invalid')"
+              : 'parameters are missing or invalid, one error per problem',
           } as const,
         ]
       : []),
-    { code: '5000', httpStatus: 403, when: "the token's mode (test or live) is not the service's" },
+    {
+      code: '5000',
+      httpStatus: 403,
+      when: money
+        ? "the token's mode (test or live) is not the service's, or no provider is configured for a network of the request"
+        : "the token's mode (test or live) is not the service's",
+    },
     {
       code: '5000',
       httpStatus: 429,
@@ -79,19 +96,30 @@ function failuresOf(name: ApiFunctionName, hasParameters: boolean): Failure[] {
           {
             code: '7000',
             httpStatus: 402,
-            when: `the ${channelNames[entry.channel ?? 'float']} channel cannot cover the amount`,
+            when: `the ${channelNames[entry.channel ?? 'float']} channel cannot cover the ${recipients ? 'total of the recipients' : 'amount'}`,
           } as const,
         ]
       : []),
-    ...(money
-      ? [{ code: '8000', httpStatus: 409, when: 'the provider refused the transaction at once' } as const]
+    ...(money && !recipients
+      ? [
+          {
+            code: '8000',
+            httpStatus: 409,
+            when: 'the provider refused the transaction at once',
+            headers: ['Idempotency-Replayed'],
+          } as const,
+        ]
       : []),
     {
       code: '9000',
       httpStatus: 502,
-      when: money
-        ? 'the provider is unavailable or did not answer in time, or an internal error'
-        : 'an internal error',
+      when: !money
+        ? 'an internal error'
+        : recipients
+          ? "every recipient's provider is unavailable or did not answer in time, or an internal error"
+          : 'the provider is unavailable or did not answer in time, or an internal error',
+      // A keyed request replays its first answer, a refusal or a provider failure included.
+      ...(money ? { headers: ['Idempotency-Replayed'] as const } : {}),
     },
     {
       code: '9000',
@@ -149,15 +177,13 @@ function statusSchema(type: 'SUCCESS' | 'FAIL', codes: readonly string[], messag
   };
 }
 
-function failureResponses(name: ApiFunctionName, failures: readonly Failure[], money: boolean) {
+function failureResponses(name: ApiFunctionName, failures: readonly Failure[]) {
   const byStatus = new Map<number, Failure[]>();
   for (const failure of failures)
     byStatus.set(failure.httpStatus, [...(byStatus.get(failure.httpStatus) ?? []), failure]);
   return Object.fromEntries(
     [...byStatus].map(([httpStatus, group]) => {
       const names = new Set<Header>(['X-Request-Id', ...group.flatMap((failure) => failure.headers ?? [])]);
-      // A keyed money request replays its first answer: a success, a refusal (8000) or a provider failure.
-      if (money && (httpStatus === 409 || httpStatus === 502)) names.add('Idempotency-Replayed');
       const messages = group.map((failure) =>
         failure.code === '8000' && isCancellable(name)
           ? failureMessage('8000', name)
@@ -231,7 +257,7 @@ function operation(name: ApiFunctionName) {
             },
           }),
         },
-        ...failureResponses(name, failures, money),
+        ...failureResponses(name, failures),
       },
     },
   };

@@ -25,13 +25,16 @@ const channel = z.strictObject({
   balance: z.union([z.number(), z.string().regex(/^-?\d+\.\d{2}$/)]),
 });
 
+const status = z.enum(['Requested', 'Cancelled']);
+const state = z.enum(['requested', 'completed', 'cancelled']);
+
 function transaction<T extends 'Agent Float' | 'Airtime', N extends z.ZodType<string>>(type: T, network: N) {
   return z.strictObject({
     type: z.literal(type),
     reference: z.string().min(1),
     date: z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
-    status: z.enum(['Requested', 'Cancelled']),
-    state: z.enum(['requested', 'completed', 'cancelled']),
+    status,
+    state,
     currency: z.string(),
     amount: digits,
     note: z.string(),
@@ -59,6 +62,33 @@ export const airtimeData = z.strictObject({
   recipient: party,
   payment,
   transaction: transaction('Airtime', carrier),
+  messaging,
+  channel,
+});
+
+/** An airtime transaction `send_airtime` made, as `get_transaction` shows it: no payer, no `payment`. */
+const sentAirtimeData = airtimeData.omit({ payment: true });
+
+const sentAirtimeEntry = z.strictObject({
+  reference: z.string().min(1),
+  recipient: party,
+  currency: z.string(),
+  amount: digits,
+  country: z.string(),
+  network: carrier,
+  status,
+  state,
+  code: z.string(),
+  errors: z.array(z.string()).describe('Why the recipient was cancelled at once; empty otherwise.'),
+});
+
+const sendAirtimeData = z.strictObject({
+  errors,
+  sender: party,
+  transactions: z
+    .array(sentAirtimeEntry)
+    .min(1)
+    .describe("One transaction per recipient, in the request's order."),
   messaging,
   channel,
 });
@@ -129,8 +159,13 @@ const legs = z.array(
 export const successDataSchemas: Readonly<Record<ApiFunctionName, z.ZodType>> = {
   send_agent_float: agentFloatData,
   buy_airtime: airtimeData,
+  send_airtime: sendAirtimeData,
   get_balance: balanceData,
-  get_transaction: z.union([agentFloatData.extend({ legs }), airtimeData.extend({ legs })]),
+  get_transaction: z.union([
+    agentFloatData.extend({ legs }),
+    airtimeData.extend({ legs }),
+    sentAirtimeData.extend({ legs }),
+  ]),
   add_callback_endpoint: addedEndpointData,
   list_callback_endpoints: endpointsData,
   remove_callback_endpoint: removedEndpointData,

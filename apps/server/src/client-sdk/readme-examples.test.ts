@@ -1,10 +1,11 @@
-// The client's README examples against the real service, in process on the embedded store: the results
-// and errors examples, and the quick start as a reader runs it. The client's own README test checks that
+// The client's README examples against the real service, in process on the embedded store: the results,
+// errors and send-airtime examples, and the quick start as a reader runs it. The client's own README test checks that
 // the README shows these files exactly.
 
 import { createClient } from '@topup/client';
 import { sendFloat } from '@topup/client/examples/errors';
 import { buyForOrder } from '@topup/client/examples/results';
+import { sendStaffAirtime } from '@topup/client/examples/send-airtime';
 import { openStore } from '@topup/ledger';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startTestService } from '../testing/test-service.js';
@@ -42,6 +43,45 @@ describe('the client README', () => {
       await store.close();
     }
   });
+
+  it(
+    'runs the send-airtime example against the real service, once per month',
+    { timeout: 60_000 },
+    async () => {
+      const store = await openStore({ dataDir: 'memory://' });
+      const service = await startTestService(store);
+      try {
+        const funded = await service.createCaller({ airtime: 100_000n });
+        const topup = createClient({ baseUrl: service.url, token: funded.token, retries: 0 });
+        // The sandbox refuses numbers ending in 0003 at once.
+        const staff = [
+          { mobile: '254733000123', amount: 50 },
+          { mobile: '254712340003', amount: 20 },
+        ];
+
+        const report = await sendStaffAirtime(topup, '2025-03', staff);
+        expect(report).toStrictEqual([
+          {
+            mobile: '254733000123',
+            reference: expect.stringMatching(/^TX[A-Z0-9]+$/) as string,
+            refused: undefined,
+          },
+          {
+            mobile: '254712340003',
+            reference: expect.stringMatching(/^TX[A-Z0-9]+$/) as string,
+            refused: expect.stringMatching(/.+/) as string,
+          },
+        ]);
+        // The month's key replays the first answer: nobody is sent airtime twice.
+        expect(await sendStaffAirtime(topup, '2025-03', staff)).toStrictEqual(report);
+        const { channels } = await topup.getBalance();
+        expect(channels.find((channel) => channel.type === 'Airtime')?.balance).toBe('950.00');
+      } finally {
+        await service.stop();
+        await store.close();
+      }
+    },
+  );
 
   it('runs the quick start against the real service', { timeout: 60_000 }, async () => {
     const store = await openStore({ dataDir: 'memory://' });

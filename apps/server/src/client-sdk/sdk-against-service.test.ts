@@ -29,6 +29,8 @@ const formats: WireFormat[] = ['json', 'xml'];
 const quickRetries = { attempts: 4, baseDelayMs: 10, maxDelayMs: 2000 };
 // 10,000.00 KES of float, in cents.
 const floatFunding = 1_000_000n;
+// 1,000.00 KES of airtime, in cents.
+const airtimeFunding = 100_000n;
 
 let store: Store;
 let service: TestService;
@@ -154,6 +156,67 @@ describe.each(formats)('against the real service in %s', (format) => {
     } finally {
       await close(receiver);
     }
+  });
+
+  it('sends airtime to each recipient, answering one transaction per recipient in order', async () => {
+    const { token } = await service.createCaller({ airtime: airtimeFunding });
+    const client = createClient({ baseUrl: service.url, token, format });
+    const input = {
+      recipients: [
+        { mobile: '254733000123', amount: 50, name: 'Achieng & <Co>' },
+        // The sandbox refuses numbers ending in 0003 at once: that recipient alone is cancelled.
+        { mobile: '254712340003', amount: 20 },
+        { mobile: 254712345678, amount: '30', email: undefined },
+      ],
+      note: `staff airtime ${format}`,
+    };
+
+    const sent = await client.sendAirtime(input);
+    expect(sent.message).toBe('Airtime send requested');
+    expect(sent.replayed).toBe(false);
+    expect(
+      sent.transactions.map((entry) => [entry.recipient.mobile, entry.amount, entry.network, entry.status]),
+    ).toStrictEqual([
+      ['254733000123', '50', 'CarrierB', 'Requested'],
+      ['254712340003', '20', 'CarrierA', 'Cancelled'],
+      ['254712345678', '30', 'CarrierA', 'Requested'],
+    ]);
+    expect(sent.transactions[0]?.recipient.name).toBe('Achieng & <Co>');
+    expect(sent.transactions[0]?.errors).toStrictEqual([]);
+    expect(sent.transactions[1]?.errors).toHaveLength(1);
+    expect(new Set(sent.transactions.map((entry) => entry.reference)).size).toBe(3);
+    // The channel as the reservation of the whole total left it.
+    expect(sent.channel).toStrictEqual({ type: 'Airtime', currency: 'KES', balance: '900.00' });
+
+    const again = await client.sendAirtime(input, { idempotencyKey: sent.idempotencyKey });
+    expect(again.replayed).toBe(true);
+    expect(again.transactions).toStrictEqual(sent.transactions);
+
+    const found = await client.getTransaction({ reference: sent.transactions[2]?.reference ?? '' });
+    expect(found.transaction).toMatchObject({ type: 'Airtime', amount: '30', note: input.note });
+    expect(found).not.toHaveProperty('payment');
+  });
+
+  it('throws a 7000 as InsufficientBalanceError when the Airtime channel cannot cover the total', async () => {
+    const { account, token } = await service.createCaller({ float: floatFunding });
+    const client = createClient({ baseUrl: service.url, token, format });
+    const unfunded = await rejectionOf(
+      client.sendAirtime({ recipients: [{ mobile: '254733000123', amount: 50 }] }),
+    );
+    expect(unfunded).toBeInstanceOf(InsufficientBalanceError);
+    expect(unfunded).toMatchObject({ code: '7000', httpStatus: 402, message: 'Insufficient Balance' });
+    expect(await transactionsOf(account.id)).toBe(0);
+
+    const invalid = await rejectionOf(
+      client.sendAirtime({
+        recipients: [
+          { mobile: '254733000123', amount: 50 },
+          { mobile: '2547', amount: 50 },
+        ],
+      }),
+    );
+    expect(invalid).toBeInstanceOf(InvalidParametersError);
+    expect(invalid).toMatchObject({ httpStatus: 422, errors: ["'recipients[1].mobile is invalid'"] });
   });
 
   it('resends a callback', { timeout: 30_000 }, async () => {

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { keyedOperations } from '@topup/validation';
 import type { ApiFunctionName } from '@topup/validation';
 import { ApiFailure } from '../api-failure.js';
+import { listed } from '../name-list.js';
 
 const acceptableKey = /^[\x21-\x7e]{1,255}$/;
 
@@ -14,7 +15,7 @@ const acceptableKey = /^[\x21-\x7e]{1,255}$/;
  * second add_callback_endpoint would add a second endpoint).
  */
 const keyedFunctions: ReadonlySet<ApiFunctionName> = new Set(keyedOperations);
-const keyedList = keyedOperations.join(' and ');
+const keyedList = listed(keyedOperations);
 
 /** The key, or undefined when the header is absent; 1000 when it is unusable, or sent where no key is honoured. */
 export function idempotencyKeyOf(header: string, functionName: ApiFunctionName): string | undefined {

@@ -16,6 +16,7 @@ import {
 import { getBalance } from './get-balance.js';
 import { getTransaction } from './get-transaction.js';
 import { sendAgentFloat } from './send-agent-float.js';
+import { sendAirtime } from './send-airtime.js';
 
 // Each handler is typed by its own validated input; the registry stores them by name.
 type AnyHandler = ApiHandler<never>;
@@ -23,6 +24,7 @@ type AnyHandler = ApiHandler<never>;
 export const handlers: Readonly<Record<ApiFunctionName, AnyHandler>> = {
   send_agent_float: sendAgentFloat,
   buy_airtime: buyAirtime,
+  send_airtime: sendAirtime,
   get_balance: getBalance,
   get_transaction: getTransaction,
   add_callback_endpoint: addCallbackEndpoint,

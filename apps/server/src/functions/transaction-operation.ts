@@ -5,17 +5,10 @@
 // the key still holds that very transaction, so a retry with the same key replays it byte for byte and a
 // key given back and claimed again never takes an answer about the transaction before.
 
-import { setTimeout as sleep } from 'node:timers/promises';
 import { alternateHttpStatus, failure, success } from '@topup/envelope';
 import type { CancellableOperation, Envelope } from '@topup/envelope';
 import { transactionData } from '@topup/ledger';
-import type {
-  Account,
-  ChannelBalance,
-  RequestOutcome,
-  StoredResponse,
-  TransactionRecord,
-} from '@topup/ledger';
+import type { Account, ChannelBalance, RequestOutcome, TransactionRecord } from '@topup/ledger';
 import { firstLegNetwork, unservedNetwork } from '@topup/providers';
 import { holdUnknownSubmission, submitWithin } from '@topup/worker';
 import type { Logger } from 'pino';
@@ -23,6 +16,13 @@ import { ApiFailure } from '../api-failure.js';
 import { encodeReply } from '../reply.js';
 import type { ApiDependencies, HandlerInput, HandlerResult } from './api-function.js';
 import { requestFingerprint } from './idempotency-key.js';
+import {
+  abandonedAfterMs,
+  awaitFirstReply,
+  replay,
+  storedOf,
+  type AbandonedAnswer,
+} from './keyed-replies.js';
 
 export interface TransactionOperation<I> {
   readonly name: CancellableOperation;
@@ -38,18 +38,6 @@ export interface TransactionOperation<I> {
     /** Aborted when the request's store time runs out: a request still queued for its batch is withdrawn. */
     signal: AbortSignal,
   ): Promise<RequestOutcome>;
-}
-
-/**
- * Extra time, beyond the longest a request can legitimately take (its store deadline plus the provider
- * timeout), after which an unanswered keyed request is taken as dead and answered from its transaction.
- */
-const abandonedMarginMs = 2_000;
-const pollIntervalMs = 25;
-
-/** How old a keyed request's transaction must be, unanswered, before a retry answers for it. */
-export function abandonedAfterMs(config: ApiDependencies['config']): number {
-  return config.storeTimeouts.requestDeadlineMs + config.providerTimeoutMs + abandonedMarginMs;
 }
 
 function successEnvelope<I>(
@@ -83,66 +71,19 @@ async function answerFromState<I>(
   return { envelope: successEnvelope(operation, transaction, channel, account), httpStatus: 200 };
 }
 
-async function awaitFirstReply<I>(
+/** A dead first request's answer: its transaction's state, once the transaction is old enough. */
+function abandonedTransaction<I>(
   input: HandlerInput<I>,
   operation: TransactionOperation<I>,
-  key: string,
-  firstReference: string,
-): Promise<HandlerResult> {
-  const { account, ctx } = input;
-  const deadline = Date.now() + input.deps.config.idempotencyWaitMs;
-  // The transaction the key holds; it changes when the key is given back and a retry claims it again.
-  let reference = firstReference;
-  const look = async (deps: ApiDependencies): Promise<HandlerResult | undefined> => {
-    const stored = await deps.ledger.findIdempotentResponse(account.id, key);
-    if (stored !== undefined) return replay(stored);
-    const transaction = await deps.ledger.getTransaction(account.id, reference);
+): AbandonedAnswer {
+  return async (deps, reference) => {
+    const transaction = await deps.ledger.getTransaction(input.account.id, reference);
     const abandoned =
       transaction !== undefined &&
       Date.now() - transaction.createdAt.getTime() > abandonedAfterMs(deps.config);
     if (transaction === undefined || !abandoned) return undefined;
-    const answer = await answerFromState(deps, operation, transaction, account);
-    const reply = encodeReply(answer.envelope, ctx.state.negotiated, answer.httpStatus);
-    const saved = await deps.ledger.saveIdempotentResponse(account.id, key, reference, storedOf(reply));
-    switch (saved.kind) {
-      case 'saved':
-      case 'absent':
-        // Absent: the key was given back because its transaction came to nothing, which is the answer.
-        return { kind: 'encoded', reply, headers: {} };
-      case 'answered':
-        return replay(saved.response);
-      case 'held_by_another':
-        reference = saved.reference;
-        return undefined;
-    }
+    return answerFromState(deps, operation, transaction, input.account);
   };
-  for (;;) {
-    const answered = await look(input.renewedDeps());
-    if (answered !== undefined) return answered;
-    if (Date.now() >= deadline) {
-      throw new ApiFailure(
-        '5000',
-        ['a request with this Idempotency-Key is still being processed; retry later'],
-        {
-          httpStatus: alternateHttpStatus.idempotencyConflict,
-          headers: { 'Retry-After': '1' },
-        },
-      );
-    }
-    await sleep(pollIntervalMs);
-  }
-}
-
-function replay(stored: StoredResponse): HandlerResult {
-  return {
-    kind: 'encoded',
-    reply: { httpStatus: stored.httpStatus, contentType: stored.contentType, body: stored.body },
-    headers: { 'Idempotency-Replayed': 'true' },
-  };
-}
-
-function storedOf(reply: { httpStatus: number; contentType: string; body: string }): StoredResponse {
-  return { httpStatus: reply.httpStatus, contentType: reply.contentType, body: reply.body };
 }
 
 type Answer = { envelope: Envelope; httpStatus: number; cameToNothing?: boolean };
@@ -247,7 +188,7 @@ export function transactionHandler<I>(operation: TransactionOperation<I>) {
       case 'idempotent_replay':
         return replay(outcome.response);
       case 'idempotency_in_progress':
-        return awaitFirstReply(input, operation, key ?? '', outcome.reference);
+        return awaitFirstReply(input, abandonedTransaction(input, operation), key ?? '', outcome.reference);
       case 'idempotency_conflict':
         throw new ApiFailure('5000', ['this Idempotency-Key was already used with a different request'], {
           httpStatus: alternateHttpStatus.idempotencyConflict,

@@ -13,7 +13,8 @@ import { functionNames } from '../functions/registry.js';
 import { startTestService } from '../testing/test-service.js';
 import type { TestService } from '../testing/test-service.js';
 import { openTestStores } from '../testing/test-stores.js';
-import { envelopeOf, xmlBody } from '../testing/wire.js';
+import { envelopeOf, xmlRequestBody } from '../testing/wire.js';
+import type { XmlField } from '../testing/wire.js';
 
 const RUNS_PER_FUNCTION = 250;
 
@@ -37,8 +38,11 @@ interface Attacker {
   readonly endpointId: string;
 }
 
+/** A request's fields: text, or a list of recipients (`send_airtime`). */
+type Fields = Readonly<Record<string, XmlField>>;
+
 interface GeneratedRequest {
-  readonly fields: Readonly<Record<string, string>>;
+  readonly fields: Fields;
   readonly format: 'json' | 'xml';
   readonly idempotencyKey: string | undefined;
 }
@@ -125,6 +129,15 @@ async function snapshotOf(db: Queryable, victim: VictimView): Promise<string> {
   return rows.map(({ source, row }) => `${source}: ${row}`).join('\n');
 }
 
+async function sentReferences(response: Response): Promise<string[]> {
+  const envelope = await envelopeOf(response);
+  const transactions = envelope.data.transactions as { reference: string }[] | undefined;
+  if (transactions === undefined || transactions.length === 0) {
+    throw new Error(`Expected the send's transactions in the answer, received ${JSON.stringify(envelope)}`);
+  }
+  return transactions.map((transaction) => transaction.reference);
+}
+
 async function reference(response: Response): Promise<string> {
   const envelope = await envelopeOf(response);
   const transaction = envelope.data.transaction as { reference?: string } | undefined;
@@ -177,17 +190,35 @@ async function createVictim(service: TestService): Promise<Victim> {
       },
     }),
   );
+  const sendReferences = await sentReferences(
+    await service.call('send_airtime', {
+      token,
+      json: {
+        recipients: [
+          { mobile: '254733000456', amount: '40', name: 'Victim Sent Njeri', email: 'njeri@victim.example' },
+          { mobile: '254712345677', amount: '25' },
+        ],
+        note: 'victim payroll march',
+      },
+    }),
+  );
   // Resolved so that callbacks are queued; no worker runs, so nothing moves on its own afterwards.
   await service.ledger.complete(floatReference, { providerCode: 'VICTIMCODE1' });
   await service.ledger.cancel(airtimeReference, {
     reason: 'victim payment declined',
     providerCode: 'VICTIMCODE2',
   });
+  const [delivered, declined] = sendReferences;
+  await service.ledger.complete(delivered ?? '', { providerCode: 'VICTIMCODE3' });
+  await service.ledger.cancel(declined ?? '', {
+    reason: 'victim send declined',
+    providerCode: 'VICTIMCODE4',
+  });
   const deliveries = await service.ledger.listDeliveries(account.id, {});
   return {
     accountId: account.id,
     token,
-    references: [floatReference, airtimeReference],
+    references: [floatReference, airtimeReference, ...sendReferences],
     endpointId: endpoint.id,
     secret,
     idempotencyKey,
@@ -196,6 +227,7 @@ async function createVictim(service: TestService): Promise<Victim> {
     private: [
       floatReference,
       airtimeReference,
+      ...sendReferences,
       endpoint.id,
       account.id,
       token,
@@ -206,13 +238,17 @@ async function createVictim(service: TestService): Promise<Victim> {
       'treasury@victim.example',
       'Victim Recipient Otieno',
       'Victim Payer Achieng',
+      'Victim Sent Njeri',
+      'njeri@victim.example',
+      'victim payroll march',
+      'victim send declined',
       'VICTIMCODE',
     ],
   };
 }
 
 async function createAttacker(service: TestService): Promise<Attacker> {
-  const { account, token } = await service.createCaller({ float: 10_000_000n });
+  const { account, token } = await service.createCaller({ float: 10_000_000n, airtime: 5_000_000n });
   const added = await envelopeOf(
     await service.call('add_callback_endpoint', {
       token,
@@ -237,7 +273,7 @@ async function createAttacker(service: TestService): Promise<Attacker> {
 function requestGenerators(
   victim: Victim,
   attacker: Attacker,
-): Record<ApiFunctionName, fc.Arbitrary<Record<string, string>>> {
+): Record<ApiFunctionName, fc.Arbitrary<Fields>> {
   const junk = fc.string({ maxLength: 24 });
   const referenceValue = fc.oneof(fc.constantFrom(...victim.references, attacker.reference), junk);
   const endpointValue = fc.oneof(fc.constantFrom(victim.endpointId, attacker.endpointId), junk);
@@ -250,6 +286,24 @@ function requestGenerators(
           Object.entries(record).filter((entry): entry is [string, string] => entry[1] !== undefined),
         ),
       );
+  const recipient = fc
+    .tuple(
+      fc.record({
+        mobile: fc.constantFrom(
+          '254733000456',
+          '254712345677',
+          '254712000003',
+          '254712000004',
+          '254771000111',
+        ),
+        amount: fc.constantFrom('10', '40', '10', '40', '10000'),
+      }),
+      money({
+        name: fc.constantFrom('Renamed By Attacker', ''),
+        email: fc.constantFrom('attacker@example.com', ''),
+      }),
+    )
+    .map(([required, optional]) => ({ ...required, ...optional }));
   return {
     send_agent_float: fc.oneof(
       fc.constant({ ...victim.floatRequest }),
@@ -268,6 +322,26 @@ function requestGenerators(
       payment_network: fc.constantFrom('MoneyNetA', 'MoneyNetB'),
       payment_mobile: fc.constantFrom('254712345676', '254712000004'),
     }),
+    // Mostly sends that go through, to the victim's recipients among others, named or not (a blank name
+    // is filled from the sender's own contacts only), some refused at once (0003) or unavailable (0004),
+    // some more than the balance holds; then lists with broken entries, and a list that is no list.
+    send_airtime: fc.record(
+      {
+        recipients: fc.oneof(
+          { weight: 4, arbitrary: fc.array(recipient, { minLength: 1, maxLength: 3 }) },
+          {
+            weight: 1,
+            arbitrary: fc.array(
+              fc.oneof(recipient, money({ mobile: junk, amount: fc.constantFrom('0', '10') }), junk),
+              { maxLength: 3 },
+            ),
+          },
+          { weight: 1, arbitrary: junk },
+        ),
+        note: fc.constantFrom('victim payroll march', 'attacker note'),
+      },
+      { requiredKeys: ['recipients'] },
+    ),
     get_balance: fc.constant({}),
     get_transaction: fc.record({ reference: referenceValue }),
     add_callback_endpoint: money({
@@ -290,10 +364,7 @@ function requestGenerators(
 }
 
 /** A request for one function: its fields plus stray ones naming the victim, a format and a key. */
-function generatedRequest(
-  fields: fc.Arbitrary<Record<string, string>>,
-  victim: Victim,
-): fc.Arbitrary<GeneratedRequest> {
+function generatedRequest(fields: fc.Arbitrary<Fields>, victim: Victim): fc.Arbitrary<GeneratedRequest> {
   return fc.record({
     fields: fc
       .tuple(fields, fc.boolean())
@@ -395,7 +466,7 @@ describe.each(openTestStores())('isolation between callers over every API functi
       await fc.assert(
         fc.asyncProperty(generatedRequest(generators[name as ApiFunctionName], victim), async (request) => {
           const body =
-            request.format === 'json' ? JSON.stringify(request.fields) : xmlBody(escapeXml(request.fields));
+            request.format === 'json' ? JSON.stringify(request.fields) : xmlRequestBody(request.fields);
           // A fresh attacker key per run, so each keyed request is evaluated, not replayed.
           keyed += 1;
           const key =
@@ -422,12 +493,3 @@ describe.each(openTestStores())('isolation between callers over every API functi
     60_000,
   );
 });
-
-function escapeXml(fields: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(fields).map(([name, value]) => [
-      name,
-      value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;'),
-    ]),
-  );
-}

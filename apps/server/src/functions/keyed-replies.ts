@@ -1,0 +1,101 @@
+// The answers a money operation gives under an `Idempotency-Key` once its first request has claimed the
+// key: the stored reply replayed byte for byte, or, while the first request still runs, a wait for it. A
+// first request that died unanswered is answered from the state of what it created, once it is older than
+// any live request can be; the key keeps one answer, whichever request stores it first.
+
+import { setTimeout as sleep } from 'node:timers/promises';
+import { alternateHttpStatus } from '@topup/envelope';
+import type { Envelope } from '@topup/envelope';
+import type { StoredResponse } from '@topup/ledger';
+import { ApiFailure } from '../api-failure.js';
+import { encodeReply } from '../reply.js';
+import type { ApiDependencies, HandlerInput, HandlerResult } from './api-function.js';
+
+/**
+ * Extra time, beyond the longest a request can legitimately take (its store deadline plus the provider
+ * timeout), after which an unanswered keyed request is taken as dead and answered from its transaction.
+ */
+const abandonedMarginMs = 2_000;
+const pollIntervalMs = 25;
+
+/**
+ * How old a keyed request's transaction must be, unanswered, before a retry answers for it: a request
+ * that waits on its providers `providerRounds` times in turn (a send's recipients, a batch at a time) may
+ * take that many provider timeouts.
+ */
+export function abandonedAfterMs(config: ApiDependencies['config'], providerRounds = 1): number {
+  return (
+    config.storeTimeouts.requestDeadlineMs + providerRounds * config.providerTimeoutMs + abandonedMarginMs
+  );
+}
+
+/** An answer from the state of what a dead first request created. */
+export interface StateAnswer {
+  readonly envelope: Envelope;
+  readonly httpStatus: number;
+}
+
+/**
+ * The answer for the first request's transaction `reference`, from its current state, once that request
+ * is taken as dead; undefined while it may still be running (or its transaction is not to be found).
+ */
+export type AbandonedAnswer = (deps: ApiDependencies, reference: string) => Promise<StateAnswer | undefined>;
+
+export function replay(stored: StoredResponse): HandlerResult {
+  return {
+    kind: 'encoded',
+    reply: { httpStatus: stored.httpStatus, contentType: stored.contentType, body: stored.body },
+    headers: { 'Idempotency-Replayed': 'true' },
+  };
+}
+
+export function storedOf(reply: { httpStatus: number; contentType: string; body: string }): StoredResponse {
+  return { httpStatus: reply.httpStatus, contentType: reply.contentType, body: reply.body };
+}
+
+/** Waits for the answer of the request that holds `key` (its first transaction `firstReference`). */
+export async function awaitFirstReply<I>(
+  input: HandlerInput<I>,
+  answerAbandoned: AbandonedAnswer,
+  key: string,
+  firstReference: string,
+): Promise<HandlerResult> {
+  const { account, ctx } = input;
+  const deadline = Date.now() + input.deps.config.idempotencyWaitMs;
+  // The transaction the key holds; it changes when the key is given back and a retry claims it again.
+  let reference = firstReference;
+  const look = async (deps: ApiDependencies): Promise<HandlerResult | undefined> => {
+    const stored = await deps.ledger.findIdempotentResponse(account.id, key);
+    if (stored !== undefined) return replay(stored);
+    const answer = await answerAbandoned(deps, reference);
+    if (answer === undefined) return undefined;
+    const reply = encodeReply(answer.envelope, ctx.state.negotiated, answer.httpStatus);
+    const saved = await deps.ledger.saveIdempotentResponse(account.id, key, reference, storedOf(reply));
+    switch (saved.kind) {
+      case 'saved':
+      case 'absent':
+        // Absent: the key was given back because its transaction came to nothing, which is the answer.
+        return { kind: 'encoded', reply, headers: {} };
+      case 'answered':
+        return replay(saved.response);
+      case 'held_by_another':
+        reference = saved.reference;
+        return undefined;
+    }
+  };
+  for (;;) {
+    const answered = await look(input.renewedDeps());
+    if (answered !== undefined) return answered;
+    if (Date.now() >= deadline) {
+      throw new ApiFailure(
+        '5000',
+        ['a request with this Idempotency-Key is still being processed; retry later'],
+        {
+          httpStatus: alternateHttpStatus.idempotencyConflict,
+          headers: { 'Retry-After': '1' },
+        },
+      );
+    }
+    await sleep(pollIntervalMs);
+  }
+}

@@ -1,0 +1,210 @@
+// `send_airtime`: airtime to many recipients from the caller's Airtime balance. The ledger reserves the
+// total in one step (`7000` when the channel cannot cover it) and records one transaction per recipient;
+// each is then submitted to its carrier's provider, a bounded number at a time, within the request. A
+// recipient refused at once, or whose provider failed, is cancelled and its amount released; the others go
+// on. The answer lists every recipient's transaction in request order. Only when every recipient came to
+// nothing because the providers were unavailable is the answer `9000`, and when none of them took
+// anything the key is given back, so the retry `9000` invites is tried afresh.
+
+import { alternateHttpStatus, failure, success, successMessages } from '@topup/envelope';
+import type { Envelope } from '@topup/envelope';
+import { sendAirtimeData } from '@topup/ledger';
+import type { Account, ChannelBalance, TransactionRecord } from '@topup/ledger';
+import { firstLegNetwork, unservedNetwork } from '@topup/providers';
+import type { SendAirtimeRequest } from '@topup/validation';
+import { holdUnknownSubmission, submitWithin } from '@topup/worker';
+import type { Logger } from 'pino';
+import { ApiFailure } from '../api-failure.js';
+import { encodeReply } from '../reply.js';
+import type { ApiDependencies, HandlerInput, HandlerResult } from './api-function.js';
+import { requestFingerprint } from './idempotency-key.js';
+import {
+  abandonedAfterMs,
+  awaitFirstReply,
+  replay,
+  storedOf,
+  type AbandonedAnswer,
+} from './keyed-replies.js';
+
+/**
+ * How many recipients are with their providers at once: enough that a thousand go out well within a
+ * second, few enough that one request never opens a thousand connections to a carrier.
+ */
+const submissionsInFlight = 32;
+
+/** Where one recipient stands once its submission is answered. */
+interface Submitted {
+  readonly transaction: TransactionRecord;
+  /** The provider was unavailable, and said it took nothing (`taken: false`) or not. */
+  readonly unavailable?: { readonly taken: boolean };
+}
+
+function sendEnvelope(
+  transactions: readonly TransactionRecord[],
+  channel: ChannelBalance,
+  account: Account,
+): Envelope {
+  return success(successMessages.airtimeSendRequested, sendAirtimeData(transactions, channel, account));
+}
+
+async function submitOne(
+  deps: ApiDependencies,
+  log: Logger,
+  transaction: TransactionRecord,
+): Promise<Submitted> {
+  const network = firstLegNetwork(transaction);
+  const provider = deps.providers.forNetwork(network);
+  // Checked before the reservation; only a configuration changed in between gets here.
+  if (provider === undefined) throw new Error(`Expected a provider for ${network}, found none.`);
+  const submitted = await submitWithin(provider, transaction, deps.config.providerTimeoutMs);
+  switch (submitted.kind) {
+    case 'accepted':
+      // Not awaited: without the note the worker submits it again after the provider timeout, keyed by
+      // its reference, which is the recovery from a crash right here.
+      deps.ledger.markSubmitted(transaction.reference).catch((error: unknown) => {
+        log.warn({ err: error, reference: transaction.reference }, 'noting a submission failed');
+      });
+      return { transaction };
+    case 'unknown':
+      // The provider may have taken it and cannot be sent it again: it stays requested for the query path.
+      log.error(
+        { reference: transaction.reference, provider: provider.name, providerError: submitted.detail },
+        'a submission’s outcome is unknown; the transaction stays requested for reconciliation',
+      );
+      await holdUnknownSubmission(
+        deps.ledger,
+        transaction.reference,
+        provider.name,
+        new Date(Date.now() + deps.config.providerQueryAfterSeconds * 1000),
+      );
+      return { transaction };
+    case 'refused':
+    case 'unavailable': {
+      if (submitted.kind === 'unavailable' && submitted.detail !== undefined) {
+        log.error(
+          { reference: transaction.reference, providerError: submitted.detail },
+          'the provider failed a submission; the transaction is cancelled',
+        );
+      }
+      const cancelled = await deps.ledger.cancel(
+        transaction.reference,
+        submitted.kind === 'refused'
+          ? { reason: submitted.reason, providerCode: submitted.providerCode, provider: provider.name }
+          : { reason: submitted.reason, provider: provider.name },
+      );
+      if (cancelled.kind === 'not_found') {
+        throw new Error(`Expected transaction ${transaction.reference} to exist, found none.`);
+      }
+      // Resolved meanwhile by a result the worker applied: its state is the truth.
+      const settled = cancelled.transaction;
+      if (cancelled.kind !== 'resolved' || submitted.kind === 'refused') return { transaction: settled };
+      return { transaction: settled, unavailable: { taken: submitted.taken !== false } };
+    }
+  }
+}
+
+/** Submits every transaction, `submissionsInFlight` at a time; answers in request order. */
+async function submitAll(
+  deps: ApiDependencies,
+  log: Logger,
+  transactions: readonly TransactionRecord[],
+): Promise<Submitted[]> {
+  const answers: Submitted[] = new Array<Submitted>(transactions.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < transactions.length) {
+      const index = next;
+      next += 1;
+      answers[index] = await submitOne(deps, log, transactions[index] as TransactionRecord);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(submissionsInFlight, transactions.length) }, lane));
+  return answers;
+}
+
+type Answer = { envelope: Envelope; httpStatus: number; cameToNothing: boolean };
+
+function answerOf(submitted: readonly Submitted[], channel: ChannelBalance, account: Account): Answer {
+  const unavailable = submitted.flatMap((entry) => entry.unavailable ?? []);
+  if (unavailable.length === submitted.length) {
+    const reason = submitted[0]?.transaction.cancelReason ?? '';
+    return {
+      envelope: failure('9000', [reason]),
+      httpStatus: 502,
+      cameToNothing: unavailable.every((entry) => !entry.taken),
+    };
+  }
+  return {
+    envelope: sendEnvelope(
+      submitted.map((entry) => entry.transaction),
+      channel,
+      account,
+    ),
+    httpStatus: 200,
+    cameToNothing: false,
+  };
+}
+
+/** A dead first request's answer: its send's transactions as they stand, once they are old enough. */
+function abandonedSend(account: Account): AbandonedAnswer {
+  return async (deps, reference) => {
+    const transactions = await deps.ledger.listSentAirtime(account.id, reference);
+    const [first] = transactions;
+    const rounds = Math.ceil(transactions.length / submissionsInFlight);
+    const age = first === undefined ? 0 : Date.now() - first.createdAt.getTime();
+    if (first === undefined || age <= abandonedAfterMs(deps.config, rounds)) {
+      return undefined;
+    }
+    const channel = await deps.ledger.balance(account.id, 'airtime');
+    return { envelope: sendEnvelope(transactions, channel, account), httpStatus: 200 };
+  };
+}
+
+export async function sendAirtime(input: HandlerInput<SendAirtimeRequest>): Promise<HandlerResult> {
+  const { deps, account, ctx } = input;
+  const request = input.input;
+  const unserved = unservedNetwork(
+    deps.providers,
+    request.recipients.map((recipient) => recipient.network),
+  );
+  if (unserved !== undefined) {
+    throw new ApiFailure('5000', [
+      `network ${unserved} is not served here: no provider is configured for it`,
+    ]);
+  }
+  const key = ctx.state.idempotencyKey;
+  const idempotency =
+    key === undefined ? undefined : { key, requestHash: requestFingerprint('send_airtime', request) };
+  const outcome = await deps.ledger.sendAirtime({
+    accountId: account.id,
+    request,
+    ...(idempotency === undefined ? {} : { idempotency }),
+    signal: ctx.state.storeBudget.signal,
+  });
+  switch (outcome.kind) {
+    case 'idempotent_replay':
+      return replay(outcome.response);
+    case 'idempotency_in_progress':
+      return awaitFirstReply(input, abandonedSend(account), key ?? '', outcome.reference);
+    case 'idempotency_conflict':
+      throw new ApiFailure('5000', ['this Idempotency-Key was already used with a different request'], {
+        httpStatus: alternateHttpStatus.idempotencyConflict,
+      });
+    case 'insufficient_balance':
+      throw new ApiFailure('7000', ['the Airtime channel cannot cover the total of the recipients']);
+    case 'created': {
+      const submitted = await submitAll(deps, ctx.state.log, outcome.transactions);
+      const answer = answerOf(submitted, outcome.channel, account);
+      const reply = encodeReply(answer.envelope, ctx.state.negotiated, answer.httpStatus);
+      const first = outcome.transactions[0]?.reference ?? '';
+      if (key !== undefined && answer.cameToNothing) {
+        await deps.ledger.releaseIdempotencyKey(account.id, key, first);
+      } else if (key !== undefined) {
+        const saved = await deps.ledger.saveIdempotentResponse(account.id, key, first, storedOf(reply));
+        if (saved.kind === 'answered') return replay(saved.response);
+      }
+      ctx.state.code = answer.envelope.status.code;
+      return { kind: 'encoded', reply, headers: {} };
+    }
+  }
+}
