@@ -211,7 +211,8 @@ export class InvalidAccountError extends TopupApiError {
 }
 
 /**
- * `7000`: the Agent Float channel cannot cover the amount (float only).
+ * `7000`: the channel an operation is paid from cannot cover it: the Agent Float channel for
+ * `sendAgentFloat`, the Airtime channel for the total of a `sendAirtime`. Nothing was reserved.
  *
  * @example
  * ```ts
@@ -238,7 +239,8 @@ export class InsufficientBalanceError extends TopupApiError {
 }
 
 /**
- * `8000`: the provider refused at once; the transaction is cancelled and nothing was moved.
+ * `8000`: the provider refused at once; the transaction is cancelled and nothing was moved. A
+ * `sendAirtime` never throws it: a recipient refused at once is a `Cancelled` entry of its result.
  *
  * @example
  * ```ts

@@ -82,7 +82,7 @@ export interface CallOptions {
 }
 
 /**
- * Options of one `sendAgentFloat` or `buyAirtime` call.
+ * Options of one operation call: `sendAgentFloat`, `buyAirtime` or `sendAirtime`.
  *
  * @example
  * ```ts

@@ -2,7 +2,7 @@ import { success, successMessages } from '@topup/envelope';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from './create-client.js';
 import type { ClientOptions, TopupClient } from './index.js';
-import { agentFloatData, airtimeData, balanceData } from './testing/sample-data.js';
+import { agentFloatData, airtimeData, balanceData, sendAirtimeData } from './testing/sample-data.js';
 import { envelopeReply, startScriptedServer } from './testing/scripted-server.js';
 import type { ScriptedServer } from './testing/scripted-server.js';
 
@@ -89,6 +89,11 @@ describe('createClient', () => {
           payment_mobile: '254711222333',
         }),
     ],
+    [
+      'sendAirtime',
+      'send_airtime',
+      (client) => client.sendAirtime({ recipients: [{ mobile: '254733123456', amount: 50 }] }),
+    ],
     ['getBalance', 'get_balance', (client) => client.getBalance()],
     ['getTransaction', 'get_transaction', (client) => client.getTransaction({ reference: 'TXA3P8L1ZD' })],
     [
@@ -115,6 +120,8 @@ describe('createClient', () => {
     ],
   ];
 
+  const operations = new Set<keyof TopupClient>(['sendAgentFloat', 'buyAirtime', 'sendAirtime']);
+
   it.each(methods)('calls %s as the function %s', async (_method, wireName, call) => {
     const service = await serverAnswering({ endpoints: [] });
     await call(createClient({ baseUrl: service.url, token }));
@@ -127,10 +134,38 @@ describe('createClient', () => {
       const service = await serverAnswering({ endpoints: [] });
       await call(createClient({ baseUrl: service.url, token }));
       const key = service.requests[0]?.headers['idempotency-key'];
-      if (method === 'sendAgentFloat' || method === 'buyAirtime') expect(key).toMatch(uuid);
+      if (operations.has(method)) expect(key).toMatch(uuid);
       else expect(key).toBeUndefined();
     },
   );
+
+  it('sends sendAirtime’s recipients as a list in order and resolves with one transaction each', async () => {
+    const service = await serverAnswering(sendAirtimeData(), successMessages.airtimeSendRequested);
+    const result = await createClient({ baseUrl: service.url, token }).sendAirtime(
+      {
+        recipients: [
+          { mobile: '254733123456', amount: 50, name: 'Shiro', email: undefined },
+          { mobile: 254712340003, amount: '20', network: 'CarrierA' },
+        ],
+        note: 'staff airtime',
+      },
+      { idempotencyKey: 'payroll-2025-03' },
+    );
+    const [request] = service.requests;
+    expect(request?.body).toBe(
+      '{"recipients":[{"mobile":"254733123456","amount":50,"name":"Shiro"},' +
+        '{"mobile":254712340003,"amount":"20","network":"CarrierA"}],"note":"staff airtime"}',
+    );
+    expect(request?.headers['idempotency-key']).toBe('payroll-2025-03');
+    expect(result).toStrictEqual({
+      ...sendAirtimeData(),
+      message: 'Airtime send requested',
+      requestId: 'req_scripted',
+      replayed: false,
+      idempotencyKey: 'payroll-2025-03',
+    });
+    expect(result.transactions.map((entry) => entry.status)).toStrictEqual(['Requested', 'Cancelled']);
+  });
 
   it('makes a new Idempotency-Key for each operation call and returns it', async () => {
     const service = await serverAnswering(agentFloatData());

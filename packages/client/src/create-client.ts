@@ -13,6 +13,7 @@ import type {
   ResentCallbackData,
   RotatedCallbackSecretData,
   FoundTransactionData,
+  SendAirtimeData,
 } from '@topup/envelope';
 import type {
   AddCallbackEndpointInput,
@@ -25,6 +26,7 @@ import type {
   ResendCallbackInput,
   RotateCallbackSecretInput,
   SendAgentFloatInput,
+  SendAirtimeInput,
 } from '@topup/validation';
 import { apiFunctions } from './api-functions.js';
 import type { ApiFunction } from './api-functions.js';
@@ -58,6 +60,12 @@ export interface TopupClient {
   ): Promise<OperationResult<AgentFloatData>>;
   /** `buy_airtime`: prompts the payer and sends airtime to the recipient. Sent with an `Idempotency-Key`. */
   buyAirtime(input: BuyAirtimeInput, options?: OperationOptions): Promise<OperationResult<AirtimeData>>;
+  /**
+   * `send_airtime`: airtime to 1 to 1,000 recipients, paid from the account's Airtime channel. The result
+   * lists one transaction per recipient, in the order given; a recipient its carrier refused at once is
+   * `Cancelled` with the reason in its `errors`, and the others go on. Sent with an `Idempotency-Key`.
+   */
+  sendAirtime(input: SendAirtimeInput, options?: OperationOptions): Promise<OperationResult<SendAirtimeData>>;
   /** `get_balance`: both channels of the account. */
   getBalance(input?: GetBalanceInput, options?: CallOptions): Promise<TopupResult<BalanceData>>;
   /** `get_transaction`: one of the account's transactions by reference, in its current state. */
@@ -140,6 +148,7 @@ export function createClient(options: ClientOptions): TopupClient {
   return {
     sendAgentFloat: (input, callOptions = {}) => operation(apiFunctions.sendAgentFloat, input, callOptions),
     buyAirtime: (input, callOptions = {}) => operation(apiFunctions.buyAirtime, input, callOptions),
+    sendAirtime: (input, callOptions = {}) => operation(apiFunctions.sendAirtime, input, callOptions),
     getBalance: (input = {}, callOptions = {}) => request(apiFunctions.getBalance, input, callOptions),
     getTransaction: (input, callOptions = {}) => request(apiFunctions.getTransaction, input, callOptions),
     addCallbackEndpoint: (input, callOptions = {}) =>

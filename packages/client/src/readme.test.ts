@@ -14,9 +14,11 @@ import { topupClient } from '../examples/create-client.js';
 import { expressCallbackApp } from '../examples/express-receiver.js';
 import { handleEvent, outcomes } from '../examples/handle-event.js';
 import { koaCallbackApp } from '../examples/koa-receiver.js';
+import { sendStaffAirtime } from '../examples/send-airtime.js';
 import type { CallbackEvent } from './parse-callback.js';
 import { parseCallback } from './parse-callback.js';
-import { agentFloatData, airtimeData } from './testing/sample-data.js';
+import { createClient } from './create-client.js';
+import { agentFloatData, airtimeData, sendAirtimeData } from './testing/sample-data.js';
 
 const packageRoot = new URL('../', import.meta.url);
 const marker = /<!-- example: (\S+) -->\s*```ts\n([\s\S]*?)```/g;
@@ -46,6 +48,7 @@ describe('README', () => {
       'examples/koa-receiver.ts',
       'examples/quick-start.ts',
       'examples/results.ts',
+      'examples/send-airtime.ts',
     ]);
     for (const [path, shown] of examples) {
       expect(shown, `the README block of ${path}`).toBe(await readFile(new URL(path, packageRoot), 'utf8'));
@@ -75,6 +78,45 @@ describe('README', () => {
     } finally {
       vi.unstubAllGlobals();
     }
+  });
+
+  it('sends staff airtime as one keyed request and reports each recipient in order', async () => {
+    const sent: { body: string; key: string | null }[] = [];
+    const fetchDouble: typeof fetch = (_url, init) => {
+      sent.push({
+        body: typeof init?.body === 'string' ? init.body : '',
+        key: new Headers(init?.headers).get('idempotency-key'),
+      });
+      const answer = encodeJson(success('Airtime send requested', sendAirtimeData()));
+      return Promise.resolve(
+        new Response(answer, { headers: { 'Content-Type': 'application/json; charset=utf-8' } }),
+      );
+    };
+    const topup = createClient({
+      baseUrl: 'https://topup.example.com',
+      token: 'tk_test_readme',
+      fetch: fetchDouble,
+    });
+    const report = await sendStaffAirtime(topup, '2025-03', [
+      { mobile: '254733123456', amount: 50 },
+      { mobile: '254712340003', amount: 20 },
+    ]);
+    expect(sent).toStrictEqual([
+      {
+        body:
+          '{"recipients":[{"mobile":"254733123456","amount":50},{"mobile":"254712340003","amount":20}],' +
+          '"note":"staff airtime 2025-03"}',
+        key: 'staff-airtime-2025-03',
+      },
+    ]);
+    expect(report).toStrictEqual([
+      { mobile: '254733123456', reference: 'TXS1A2B3C4', refused: undefined },
+      {
+        mobile: '254712340003',
+        reference: 'TXS5D6E7F8',
+        refused: 'recipient <254712340003> refused by the carrier',
+      },
+    ]);
   });
 
   it('handles each callback once, recording completions and cancellations by reference', async () => {

@@ -42,12 +42,13 @@ export interface ResponseDetails {
 export type TopupResult<D> = D & ResponseDetails;
 
 /**
- * A successful `sendAgentFloat` or `buyAirtime`, with the `Idempotency-Key` it was sent with.
+ * A successful operation (`sendAgentFloat`, `buyAirtime` or `sendAirtime`), with the `Idempotency-Key`
+ * it was sent with.
  *
  * @example
  * ```ts
  * import { createClient, type OperationResult } from '@topup/client';
- * import type { AgentFloatData } from '@topup/envelope';
+ * import type { AgentFloatData, SendAirtimeData } from '@topup/envelope';
  *
  * const topup = createClient({ baseUrl: 'https://topup.example.com', token: process.env.TOPUP_TOKEN! });
  *
@@ -58,6 +59,11 @@ export type TopupResult<D> = D & ResponseDetails;
  *   store_number: '654321',
  * });
  * console.log(float.transaction.reference, float.channel.balance, float.idempotencyKey);
+ *
+ * const sent: OperationResult<SendAirtimeData> = await topup.sendAirtime({
+ *   recipients: [{ mobile: '254712345678', amount: 50 }, { mobile: '254733123456', amount: 20 }],
+ * });
+ * for (const entry of sent.transactions) console.log(entry.reference, entry.status);
  * ```
  */
 export type OperationResult<D> = TopupResult<D> & { readonly idempotencyKey: string };

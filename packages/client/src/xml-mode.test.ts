@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidParametersError } from './api-errors.js';
 import { createClient } from './create-client.js';
 import { rejectionOf } from './testing/rejection.js';
-import { airtimeData, balanceData } from './testing/sample-data.js';
+import { airtimeData, balanceData, sendAirtimeData } from './testing/sample-data.js';
 import { envelopeReply, startScriptedServer } from './testing/scripted-server.js';
 import type { ScriptedServer } from './testing/scripted-server.js';
 
@@ -79,6 +79,59 @@ describe('XML mode', () => {
     const server = await negotiatingServer(success('Balance found', balanceData()));
     const result = await createClient({ baseUrl: server.url, token, format: 'xml' }).getBalance();
     expect(result.channels).toStrictEqual(balanceData().channels);
+  });
+
+  it('sends sendAirtime’s recipients as one <recipient> each, read back by the server as the list', async () => {
+    const server = await negotiatingServer(success('Airtime send requested', sendAirtimeData()));
+    await createClient({ baseUrl: server.url, token, format: 'xml' }).sendAirtime({
+      recipients: [
+        { mobile: 254733123456, amount: 50, name: 'Fish & <chips>' },
+        { mobile: '254712340003', amount: '20', email: undefined },
+      ],
+      note: 'staff airtime',
+    });
+    const [request] = server.requests;
+    expect(request?.body).toBe(
+      '<?xml version="1.0" encoding="utf-8"?><xml><recipients>' +
+        '<recipient><mobile>254733123456</mobile><amount>50</amount><name>Fish &amp; &lt;chips&gt;</name></recipient>' +
+        '<recipient><mobile>254712340003</mobile><amount>20</amount></recipient>' +
+        '</recipients><note>staff airtime</note></xml>',
+    );
+    expect(decodeXmlRequest(request?.body ?? '')).toStrictEqual({
+      ok: true,
+      value: {
+        recipients: [
+          { mobile: '254733123456', amount: '50', name: 'Fish & <chips>' },
+          { mobile: '254712340003', amount: '20' },
+        ],
+        note: 'staff airtime',
+      },
+    });
+  });
+
+  it('reads a send_airtime answer’s transactions back as the same list as JSON mode', async () => {
+    const server = await negotiatingServer(success('Airtime send requested', sendAirtimeData()));
+    const input = { recipients: [{ mobile: '254733123456', amount: 50 }] };
+    const options = { idempotencyKey: 'same-key' };
+    const asJson = await createClient({ baseUrl: server.url, token }).sendAirtime(input, options);
+    const asXml = await createClient({ baseUrl: server.url, token, format: 'xml' }).sendAirtime(
+      input,
+      options,
+    );
+    expect(asXml).toStrictEqual(asJson);
+    expect(asXml.transactions).toStrictEqual(sendAirtimeData().transactions);
+  });
+
+  it('reads a transactions list of one entry, with an empty errors list, as a list', async () => {
+    const [first] = sendAirtimeData().transactions;
+    const server = await negotiatingServer(
+      success('Airtime send requested', { ...sendAirtimeData(), transactions: [first] }),
+    );
+    const result = await createClient({ baseUrl: server.url, token, format: 'xml' }).sendAirtime({
+      recipients: [{ mobile: '254733123456', amount: 50 }],
+    });
+    expect(result.transactions).toStrictEqual([first]);
+    expect(result.transactions[0]?.errors).toStrictEqual([]);
   });
 
   it('throws the same typed error with the errors list', async () => {

@@ -1,6 +1,6 @@
 // Success data in the shapes the service answers, for scripted replies and signed callbacks.
 
-import type { AgentFloatData, AirtimeData, BalanceData } from '@topup/envelope';
+import type { AgentFloatData, AirtimeData, BalanceData, SendAirtimeData } from '@topup/envelope';
 
 export function airtimeData(reference = 'TXA3P8L1ZD'): AirtimeData {
   return {
@@ -23,6 +23,41 @@ export function airtimeData(reference = 'TXA3P8L1ZD'): AirtimeData {
     },
     messaging: { sender: '', recipient: '', message: '' },
     channel: { type: 'Airtime', currency: 'KES', balance: '1500.00' },
+  };
+}
+
+/** Two recipients: the first requested, the second refused by its carrier at once. */
+export function sendAirtimeData(): SendAirtimeData {
+  return {
+    sender: { name: 'Duka Supplies & Co', mobile: '254722000001', email: 'airtime@duka.example' },
+    transactions: [
+      {
+        reference: 'TXS1A2B3C4',
+        recipient: { name: 'Wanjikũ "Shiro" O\'Neill', mobile: '254733123456', email: '' },
+        currency: 'KES',
+        amount: '50',
+        country: 'KE',
+        network: 'CarrierB',
+        status: 'Requested',
+        state: 'requested',
+        code: '',
+        errors: [],
+      },
+      {
+        reference: 'TXS5D6E7F8',
+        recipient: { name: '', mobile: '254712340003', email: '' },
+        currency: 'KES',
+        amount: '20',
+        country: 'KE',
+        network: 'CarrierA',
+        status: 'Cancelled',
+        state: 'cancelled',
+        code: 'R01',
+        errors: ['recipient <254712340003> refused by the carrier'],
+      },
+    ],
+    messaging: { sender: '', recipient: '', message: '' },
+    channel: { type: 'Airtime', currency: 'KES', balance: '1450.00' },
   };
 }
 
