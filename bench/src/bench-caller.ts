@@ -10,8 +10,11 @@ export interface BenchCaller {
   readonly token: string;
 }
 
-/** KES 100 billion of agent float: at 100 shillings a request, more than a billion requests. */
-const floatFundingMinor = 10_000_000_000_000n;
+/**
+ * KES 100 billion in each channel: at 100 shillings a float request, more than a billion requests; at 50
+ * shillings a recipient, two billion recipients sent from the Airtime balance.
+ */
+const channelFundingMinor = 10_000_000_000_000n;
 
 /**
  * Creates the caller in `store` with a token of `tokenMode` (default `test`); with `callbackUrl`, also a
@@ -19,19 +22,20 @@ const floatFundingMinor = 10_000_000_000_000n;
  */
 export async function createBenchCaller(
   store: Store,
-  options: { callbackUrl?: string; tokenMode?: TokenMode } = {},
+  options: { callbackUrl?: string; tokenMode?: TokenMode; name?: string } = {},
 ): Promise<BenchCaller> {
   const ledger = createLedger(store);
   try {
     const account = await ledger.createAccount({
-      name: 'Bench Agencies',
+      name: options.name ?? 'Bench Agencies',
       mobile: '254700000100',
       email: 'ops@bench.example',
       agent_name: 'Bench Till',
       agent_number: '100100',
       store_number: '200200',
     });
-    await ledger.fund(account.id, 'float', floatFundingMinor);
+    await ledger.fund(account.id, 'float', channelFundingMinor);
+    await ledger.fund(account.id, 'airtime', channelFundingMinor);
     const { token } = await ledger.issueToken(account.id, options.tokenMode ?? 'test');
     if (options.callbackUrl !== undefined) {
       await ledger.addCallbackEndpoint(account.id, {

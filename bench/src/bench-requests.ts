@@ -91,3 +91,22 @@ export function baselineRequest(): LoadRequest {
     body: JSON.stringify(floatFields),
   };
 }
+
+/**
+ * `send_airtime` of KES 50 to each of `count` distinct recipients, with names and e-mails (so contacts are
+ * written). The numbers end in 1000 and up, past the four digits the sandbox scripts (0001 to 0005), so
+ * every recipient is delivered.
+ */
+export function sendAirtimeRequest(token: string, count: number): LoadRequest {
+  const recipients = Array.from({ length: count }, (_, index) => ({
+    name: `Field Agent ${index + 1}`,
+    mobile: `2547330${String(1_000 + index).padStart(5, '0')}`,
+    email: `agent${index + 1}@example.com`,
+    amount: '50',
+  }));
+  return {
+    path: '/api/send_airtime',
+    headers: authorized(token, 'json'),
+    body: JSON.stringify({ recipients, note: 'bench send' }),
+  };
+}

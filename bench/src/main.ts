@@ -9,6 +9,12 @@
 
 import { parseBenchOptions } from './bench-options.js';
 import type { BenchOptions } from './bench-options.js';
+import {
+  concurrentSendsCaseId,
+  largeSendCaseId,
+  runConcurrentSendsCase,
+  runLargeSendCase,
+} from './airtime-send-cases.js';
 import { airtimeRequest, balanceRequest, baselineRequest, floatRequest } from './bench-requests.js';
 import { callbackCaseId, runCallbackCase } from './callback-case.js';
 import type { CaseResult } from './case-result.js';
@@ -65,7 +71,13 @@ const requestCases: readonly RequestCase[] = [
   },
 ];
 
-const allCaseIds = [...requestCases.map((definition) => definition.id), callbackCaseId, liveAirtimeCaseId];
+const allCaseIds = [
+  ...requestCases.map((definition) => definition.id),
+  callbackCaseId,
+  largeSendCaseId,
+  concurrentSendsCaseId,
+  liveAirtimeCaseId,
+];
 
 function selected(options: BenchOptions, id: string): boolean {
   return options.only.length === 0 || options.only.includes(id);
@@ -88,6 +100,14 @@ async function main(): Promise<void> {
   if (selected(options, callbackCaseId)) {
     process.stdout.write(`${callbackCaseId}: callback delivery …\n`);
     results.push(await runCallbackCase(options));
+  }
+  if (selected(options, largeSendCaseId)) {
+    process.stdout.write(`${largeSendCaseId}: one caller's 1,000-recipient sends …\n`);
+    results.push(await runLargeSendCase(options));
+  }
+  if (selected(options, concurrentSendsCaseId)) {
+    process.stdout.write(`${concurrentSendsCaseId}: 20 callers' 100-recipient sends at once …\n`);
+    results.push(await runConcurrentSendsCase(options));
   }
   if (selected(options, liveAirtimeCaseId)) {
     process.stdout.write(`${liveAirtimeCaseId}: ${liveAirtimeCaseTitle} …\n`);

@@ -1,4 +1,4 @@
-// The targets of issue 7, checked against a run's results: each says what was required, what was
+// The targets of issues 7 and 18, checked against a run's results: each says what was required, what was
 // measured, and whether it was met.
 
 import type { CaseResult } from './case-result.js';
@@ -61,6 +61,22 @@ export function checkTargets(results: readonly CaseResult[]): TargetCheck[] {
       target: 'callbacks ≥ 2,000 delivered/s; p99 completion-to-delivery ≤ 250 ms at 500/s; 0 errors',
       measured: `${Math.round(callbacks.perSecond)}/s, p99 ${callbacks.p99Ms.toFixed(0)} ms, ${callbacks.errors} errors`,
       met: callbacks.perSecond >= 2_000 && callbacks.p99Ms <= 250 && callbacks.errors === 0,
+    });
+  }
+  const largeSend = byId.get('send-airtime-1000');
+  if (largeSend !== undefined) {
+    checks.push({
+      target: 'send_airtime of 1,000 recipients on PostgreSQL answers within 1 s at the median, 0 errors',
+      measured: `median ${largeSend.p50Ms.toFixed(0)} ms, ${largeSend.errors} errors`,
+      met: largeSend.p50Ms <= 1_000 && largeSend.errors === 0,
+    });
+  }
+  const concurrentSends = byId.get('send-airtime-bulk');
+  if (concurrentSends !== undefined) {
+    checks.push({
+      target: 'send_airtime, 20 callers × 100 recipients: ≥ 5,000 recipients/s, every callback delivered',
+      measured: `${Math.round(concurrentSends.perSecond)} recipients/s, ${concurrentSends.errors} errors`,
+      met: concurrentSends.perSecond >= 5_000 && concurrentSends.errors === 0,
     });
   }
   const heaviest = results
