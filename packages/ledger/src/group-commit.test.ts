@@ -145,30 +145,48 @@ describe('createGroupCommit', () => {
     // Each item weighs its own value here, as a send weighs its number of transactions.
     const byValue = (item: number) => item;
 
-    it('cuts a batch before the item that would take it past maxSize by weight, keeping arrival order', async () => {
+    it('cuts a batch before the item that would take it past maxWeight, keeping arrival order', async () => {
       const { batches, flush } = recorder();
-      const queue = createGroupCommit({ maxWaitMs: 10_000, maxSize: 5, weight: byValue, flush });
+      const queue = createGroupCommit({
+        maxWaitMs: 10_000,
+        maxSize: 100,
+        weight: byValue,
+        maxWeight: 5,
+        flush,
+      });
       const answers = await Promise.all([2, 2, 3, 1].map((item) => queue.submit(item)));
       expect(answers).toEqual([20, 20, 30, 10]);
-      // By count, maxSize 5 would have taken all four at once.
+      // By count alone, all four would have made one batch.
       expect(batches).toEqual([
         [2, 2],
         [3, 1],
       ]);
     });
 
-    it('starts a batch at once when the queued weight reaches maxSize, whatever the count', () => {
+    it('starts a batch at once when the queued weight reaches maxWeight, whatever the count', () => {
       const { batches, flush } = recorder();
-      const queue = createGroupCommit({ maxWaitMs: 10_000, maxSize: 5, weight: byValue, flush });
+      const queue = createGroupCommit({
+        maxWaitMs: 10_000,
+        maxSize: 100,
+        weight: byValue,
+        maxWeight: 5,
+        flush,
+      });
       void queue.submit(4);
       expect(batches).toEqual([]);
       void queue.submit(1);
       expect(batches).toEqual([[4, 1]]);
     });
 
-    it('sends an item heavier than maxSize as a batch alone, neither joined nor held back', async () => {
+    it('sends an item heavier than maxWeight as a batch alone, neither joined nor held back', async () => {
       const { batches, flush } = recorder();
-      const queue = createGroupCommit({ maxWaitMs: 10_000, maxSize: 5, weight: byValue, flush });
+      const queue = createGroupCommit({
+        maxWaitMs: 10_000,
+        maxSize: 100,
+        weight: byValue,
+        maxWeight: 5,
+        flush,
+      });
       const answers = await Promise.all([1, 9, 1, 7].map((item) => queue.submit(item)));
       expect(answers).toEqual([10, 90, 10, 70]);
       expect(batches).toEqual([[1], [9], [1], [7]]);
@@ -176,7 +194,13 @@ describe('createGroupCommit', () => {
 
     it('gives a withdrawn item’s weight back, so it neither starts a batch early nor cuts one short', async () => {
       const { batches, flush } = recorder();
-      const queue = createGroupCommit({ maxWaitMs: 10_000, maxSize: 5, weight: byValue, flush });
+      const queue = createGroupCommit({
+        maxWaitMs: 10_000,
+        maxSize: 100,
+        weight: byValue,
+        maxWeight: 5,
+        flush,
+      });
       const gaveUp = new AbortController();
       const withdrawn = queue.submit(3, gaveUp.signal);
       gaveUp.abort(new Error('gone'));
@@ -188,6 +212,19 @@ describe('createGroupCommit', () => {
       expect(batches).toEqual([[3, 2]]);
       await expect(Promise.all([three, two])).resolves.toEqual([30, 20]);
     });
+  });
+
+  it('cuts a batch of light items at maxSize, whatever their weight', async () => {
+    const { batches, flush } = recorder();
+    const queue = createGroupCommit({
+      maxWaitMs: 10_000,
+      maxSize: 2,
+      weight: (item: number) => item,
+      maxWeight: 100,
+      flush,
+    });
+    await Promise.all([1, 1, 1].map((item) => queue.submit(item)));
+    expect(batches).toEqual([[1, 1], [1]]);
   });
 
   it('rejects a batch size below one', () => {

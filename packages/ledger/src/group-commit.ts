@@ -1,5 +1,6 @@
 // Group commit: requests are queued and flushed together. A flush starts when the oldest queued item
-// has waited `maxWaitMs`, or at once when `maxSize` items (by weight) are queued. One flush runs at a time; what
+// has waited `maxWaitMs`, or at once when `maxSize` items, or items of `maxWeight`, are queued. One flush
+// runs at a time; what
 // arrives meanwhile becomes the next batch, which starts as soon as the running one finishes, so the
 // batch size follows the load on its own. An item whose caller gives up (its signal aborts) while it is
 // still queued is withdrawn and never applied; once its batch has started, its outcome is the batch's.
@@ -12,8 +13,12 @@ export type ItemResult<O> = { ok: true; value: O } | { ok: false; error: unknown
 export interface GroupCommitOptions<I, O> {
   maxWaitMs: number;
   maxSize: number;
-  /** How much of `maxSize` an item takes (default 1); an item heavier than `maxSize` is a batch alone. */
+  /**
+   * How heavy an item is (default 1), and how heavy a batch may be (default unbounded): a batch is cut
+   * before the item that would take it past `maxWeight`, and an item heavier than that is a batch alone.
+   */
   weight?: (item: I) => number;
+  maxWeight?: number;
   /** Applies a batch; returns one result per item, in order. A throw fails every item with it. */
   flush: (items: readonly I[]) => Promise<ItemResult<O>[]>;
 }
@@ -44,6 +49,7 @@ function withdrawalError(signal: AbortSignal): Error {
 export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): GroupCommit<I, O> {
   const { maxWaitMs, maxSize, flush } = options;
   const weight = options.weight ?? (() => 1);
+  const maxWeight = options.maxWeight ?? Number.POSITIVE_INFINITY;
   if (!Number.isInteger(maxSize) || maxSize < 1) {
     throw new RangeError(`Expected a batch maxSize of at least 1, received ${String(maxSize)}.`);
   }
@@ -83,7 +89,7 @@ export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): Grou
     let taken = 0;
     while (
       taken < queue.length &&
-      (taken === 0 || size + (queue[taken] as Waiting<I, O>).weight <= maxSize)
+      (taken === 0 || (taken < maxSize && size + (queue[taken] as Waiting<I, O>).weight <= maxWeight))
     ) {
       size += (queue[taken] as Waiting<I, O>).weight;
       taken += 1;
@@ -99,7 +105,7 @@ export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): Grou
 
   function schedule(): void {
     if (running !== undefined) return;
-    if (queuedWeight >= maxSize) start();
+    if (queue.length >= maxSize || queuedWeight >= maxWeight) start();
     else timer ??= setTimeout(start, maxWaitMs);
   }
 

@@ -89,7 +89,7 @@ import { verifyLedger, type VerifyReport } from './verify.js';
  *
  * const options: LedgerOptions = {
  *   timeZone: 'Africa/Nairobi',
- *   batch: { maxWaitMs: 2, maxSize: 512 },
+ *   batch: { maxWaitMs: 2, maxSize: 512, maxTransactions: 4096 },
  *   commissionBasisPoints: { CarrierA: 150 }, // 1.5 % of CarrierA airtime stays with the caller
  *   onBatch: (size) => console.log(`committed ${size} requests`),
  * };
@@ -101,8 +101,12 @@ export interface LedgerOptions {
   timeZone?: string;
   /** The clock; injectable for tests. */
   now?: () => Date;
-  /** Group commit: flush after `maxWaitMs` (default 1) or at `maxSize` requests (default 256). */
-  batch?: { maxWaitMs?: number; maxSize?: number };
+  /**
+   * Group commit: flush after `maxWaitMs` (default 1) or at `maxSize` requests (default 256); a batch of
+   * requests also holds at most about `maxTransactions` transactions (default 2048), a send counting one
+   * per recipient.
+   */
+  batch?: { maxWaitMs?: number; maxSize?: number; maxTransactions?: number };
   /** Airtime commission kept by the caller's Airtime channel, per carrier, in basis points. Default 0. */
   commissionBasisPoints?: Partial<Record<Carrier, number>>;
   /** Called after each batch commits, with its size (for metrics). */
@@ -400,11 +404,13 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
   const beforeCommit = options.faultInjection?.beforeCommit;
   const authentications = createAuthenticationCache(options.authCacheMs ?? 0);
 
-  // A send counts as many requests as it has transactions, so a batch stays about `maxSize` transactions.
+  // A send is one request of many transactions: a batch holds at most `maxSize` requests and about
+  // `maxTransactions` transactions, so twenty sends of a hundred share one commit, not ten.
   const requests = createGroupCommit<RequestUnit, UnitOutcome>({
     maxWaitMs: options.batch?.maxWaitMs ?? 1,
     maxSize: options.batch?.maxSize ?? 256,
     weight: (unit) => unit.drafts.length,
+    maxWeight: options.batch?.maxTransactions ?? 2048,
     async flush(batch) {
       const results = await store.transaction((tx) =>
         applyRequestBatch(tx, batch, {

@@ -633,11 +633,11 @@ describe.each(testStoreKinds())('airtime sent from the balance on %s', (kind) =>
   });
 
   describe('in one batch with floats and purchases', () => {
-    it('weighs a send by its transactions: one larger than the batch size is committed alone', async () => {
+    it('weighs a send by its transactions: one larger than maxTransactions is committed alone', async () => {
       const sizes: number[] = [];
       const small = createLedger(test.store, {
         now: () => clock,
-        batch: { maxWaitMs: 10_000, maxSize: 4 },
+        batch: { maxWaitMs: 10_000, maxTransactions: 4 },
         onBatch: (size) => sizes.push(size),
       });
       try {
@@ -650,7 +650,7 @@ describe.each(testStoreKinds())('airtime sent from the balance on %s', (kind) =>
           small.requestAgentFloat(request),
         ]);
         expect(outcomes.map((outcome) => outcome.kind)).toEqual(['created', 'created', 'created', 'created']);
-        // Counted by requests, all four would have made one batch of 4.
+        // Counted by requests alone, all four would have made one batch of 4.
         expect(sizes).toEqual([1, 1, 2]);
       } finally {
         await small.close();
