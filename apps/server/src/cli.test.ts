@@ -20,6 +20,7 @@ const allMigrations = [
   '0006_unapplied_resolutions',
   '0007_fair_claims',
   '0008_transaction_legs',
+  '0009_airtime_from_balance',
   'providers/0001_simulator_jobs',
   'providers/0002_webhook_inbox',
   'providers/0003_access_tokens',

@@ -241,6 +241,43 @@ describe.each(openTestStores())(
       expect((await service.ledger.verify()).ok).toBe(true);
     });
 
+    it('sends airtime from the balance through Africa’s Talking, each recipient keyed by its own leg', async () => {
+      const { account, token } = await service.createCaller();
+      await service.ledger.fund(account.id, 'airtime', 100_000n);
+      const prompts = () =>
+        daraja.requests.filter((request) => request.path === '/mpesa/stkpush/v1/processrequest').length;
+      const promptsBefore = prompts();
+      const recipients = ['254711081200', '254711080006', '254711089003'];
+      const envelope = await envelopeOf(
+        await service.call('send_airtime', {
+          token,
+          json: { recipients: recipients.map((mobile) => ({ mobile, amount: '100', network: 'CarrierA' })) },
+        }),
+      );
+      expect(envelope.status.code).toBe('0000');
+      const references = (envelope.data['transactions'] as { reference: string }[]).map(
+        (entry) => entry.reference,
+      );
+      expect(references).toHaveLength(3);
+      const [delivered, failed, lostCallback] = await Promise.all(
+        references.map((reference) => settled(account.id, reference)),
+      );
+      // 0006: the carrier fails it; 9003: its status callback is lost and the transaction query finds it.
+      expect([delivered?.state, failed?.state, lostCallback?.state]).toEqual([
+        'completed',
+        'cancelled',
+        'completed',
+      ]);
+      expect(failed?.cancelReason).toBe('Insufficient balance in the airtime wallet');
+      for (const reference of references) expect(sendsFor(reference)).toHaveLength(1);
+      expect(await legsOf(references[0] ?? '')).toEqual(['delivery:succeeded:africastalking']);
+      expect(await legsOf(references[1] ?? '')).toEqual(['delivery:failed:africastalking']);
+      // No payer: no prompt went to M-Pesa, and only the two delivered recipients left the balance.
+      expect(prompts()).toBe(promptsBefore);
+      expect((await service.ledger.balance(account.id, 'airtime')).availableMinor).toBe(80_000n);
+      expect((await service.ledger.verify()).ok).toBe(true);
+    });
+
     it('takes the purchase in XML as in JSON, and answers in XML', async () => {
       const { account, token } = await service.createCaller();
       const response = await service.call('buy_airtime', {
