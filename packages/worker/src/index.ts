@@ -4,6 +4,7 @@
 export { startWorker } from './start-worker.js';
 export type { RunningWorker, StartWorkerOptions } from './start-worker.js';
 export type { WorkerSettings } from './worker-settings.js';
+export { SUBMISSION_MARGIN_MS } from './worker-settings.js';
 export { checkCallbackUrl } from './callback-url-policy.js';
 export type {
   CallbackUrlCheck,

@@ -100,8 +100,20 @@ export interface ResolvedWorkerSettings {
   readonly batchSize: number;
 }
 
-/** Time the server may still need after the provider timeout before it records a submission. */
-const SUBMISSION_MARGIN_MS = 5_000;
+/**
+ * Time the server may still need after the provider timeout before it records a submission: the worker
+ * submits again only what is older than the provider timeout plus this margin and still unmarked.
+ *
+ * @example
+ * ```ts
+ * import { SUBMISSION_MARGIN_MS } from '@topup/worker';
+ *
+ * // A request may start a submission this long after creating its transaction, and still end before
+ * // the worker takes the transaction for an interrupted one.
+ * const startWindowMs = SUBMISSION_MARGIN_MS / 2;
+ * ```
+ */
+export const SUBMISSION_MARGIN_MS = 5_000;
 /** Room in a lease for recording the attempt after its deadline. */
 const LEASE_MARGIN_MS = 5_000;
 

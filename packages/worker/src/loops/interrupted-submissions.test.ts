@@ -76,6 +76,25 @@ describe('resumeInterruptedSubmissions', () => {
     expect(calls).toEqual(['submit', 'marked TX1']);
   });
 
+  it('never cancels what a deduplicating provider may have taken when it stays silent: it is sent again', async () => {
+    const silent = harness(
+      true,
+      () => Promise.resolve({ kind: 'not_found' }),
+      () => Promise.resolve({ kind: 'unavailable', reason: 'no answer' }),
+    );
+    await resumeInterruptedSubmissions(silent.deps);
+    await resumeInterruptedSubmissions(silent.deps);
+    expect(silent.calls).toEqual(['submit', 'submit']);
+
+    const tookNothing = harness(
+      true,
+      () => Promise.resolve({ kind: 'not_found' }),
+      () => Promise.resolve({ kind: 'unavailable', reason: 'refused the connection', taken: false }),
+    );
+    await resumeInterruptedSubmissions(tookNothing.deps);
+    expect(tookNothing.calls).toEqual(['submit', 'cancel TX1']);
+  });
+
   it('asks a provider that cannot deduplicate first, and submits only what it never took', async () => {
     const { deps, calls } = harness(false, () => Promise.resolve({ kind: 'not_found' }));
     await resumeInterruptedSubmissions(deps);

@@ -123,6 +123,14 @@ async function resume(
       { reference, ...(answer.detail === undefined ? {} : { providerError: answer.detail }) },
       'interrupted submission: its outcome is unknown; left requested for reconciliation',
     );
+  } else if (answer.taken !== false) {
+    // A provider that deduplicates and went silent may have taken it: it is sent again, under the same
+    // key, next round, and the transaction timeout asks about it in the end. Cancelling could refund
+    // money the provider is moving.
+    logger.warn(
+      { reference, ...(answer.detail === undefined ? {} : { providerError: answer.detail }) },
+      'interrupted submission: the provider did not answer; sent again next round',
+    );
   } else {
     await ledger.cancel(reference, { reason: answer.reason, provider: provider.name });
     logger.warn(
