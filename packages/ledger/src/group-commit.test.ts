@@ -227,6 +227,15 @@ describe('createGroupCommit', () => {
     expect(batches).toEqual([[1, 1], [1]]);
   });
 
+  it('rejects a batch weight below one', () => {
+    expect(() =>
+      createGroupCommit({ maxWaitMs: 1, maxSize: 10, maxWeight: 0, flush: recorder().flush }),
+    ).toThrow(/maxWeight of at least 1/);
+    expect(() =>
+      createGroupCommit({ maxWaitMs: 1, maxSize: 10, maxWeight: Number.NaN, flush: recorder().flush }),
+    ).toThrow(/maxWeight of at least 1/);
+  });
+
   it('rejects a batch size below one', () => {
     expect(() => createGroupCommit({ maxWaitMs: 1, maxSize: 0, flush: recorder().flush })).toThrow(
       /maxSize of at least 1/,

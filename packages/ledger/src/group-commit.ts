@@ -53,6 +53,9 @@ export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): Grou
   if (!Number.isInteger(maxSize) || maxSize < 1) {
     throw new RangeError(`Expected a batch maxSize of at least 1, received ${String(maxSize)}.`);
   }
+  if (Number.isNaN(maxWeight) || maxWeight < 1) {
+    throw new RangeError(`Expected a batch maxWeight of at least 1, received ${String(maxWeight)}.`);
+  }
   if (!Number.isFinite(maxWaitMs) || maxWaitMs < 0) {
     throw new RangeError(`Expected a batch maxWaitMs of 0 or more, received ${String(maxWaitMs)}.`);
   }

@@ -286,6 +286,13 @@ describe.each(testStoreKinds())('airtime sent from the balance on %s', (kind) =>
         });
       }
     });
+    it('refuses an empty send alone, failing no other request of its batch', async () => {
+      const account = await accountWith(10_000n);
+      const empty = ledger.sendAirtime({ accountId: account.id, request: { recipients: [] } });
+      const other = send(account, [10]);
+      await expect(empty).rejects.toMatchObject({ code: 'invalid_input' });
+      await expect(other).resolves.toMatchObject({ kind: 'created' });
+    });
   });
 
   describe('keyed retries', () => {

@@ -2,6 +2,7 @@
 // optional fields blank. Built before a request joins a batch, so a bad input fails alone.
 
 import type { AgentParty, Carrier, MoneyNetwork, Payment, TransactionType } from '@topup/envelope';
+import { maxRecipients } from '@topup/validation';
 import type { BuyAirtimeRequest, SendAgentFloatRequest, SendAirtimeRequest } from '@topup/validation';
 import { LedgerError } from './ledger-error.js';
 import { wholeUnitsToMinor } from './money.js';
@@ -114,6 +115,15 @@ export function sentAirtimeDrafts(
   request: SendAirtimeRequest,
   requestedAt: Date,
 ): TransactionDraft[] {
+  // The validator bounds the list; a caller of the ledger itself is held to the same bounds, since an
+  // empty send would fail every request in its batch.
+  const count = request.recipients.length;
+  if (count < 1 || count > maxRecipients) {
+    throw new LedgerError(
+      'invalid_input',
+      `Expected 1 to ${maxRecipients} recipients in a send, received ${count}.`,
+    );
+  }
   return request.recipients.map((recipient) =>
     checked({
       type: 'Airtime',
