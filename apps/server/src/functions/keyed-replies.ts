@@ -18,15 +18,9 @@ import type { ApiDependencies, HandlerInput, HandlerResult } from './api-functio
 const abandonedMarginMs = 2_000;
 const pollIntervalMs = 25;
 
-/**
- * How old a keyed request's transaction must be, unanswered, before a retry answers for it: a request
- * that waits on its providers `providerRounds` times in turn (a send's recipients, a batch at a time) may
- * take that many provider timeouts.
- */
-export function abandonedAfterMs(config: ApiDependencies['config'], providerRounds = 1): number {
-  return (
-    config.storeTimeouts.requestDeadlineMs + providerRounds * config.providerTimeoutMs + abandonedMarginMs
-  );
+/** How old a keyed request's transaction must be, unanswered, before a retry answers for it. */
+export function abandonedAfterMs(config: ApiDependencies['config']): number {
+  return config.storeTimeouts.requestDeadlineMs + config.providerTimeoutMs + abandonedMarginMs;
 }
 
 /** An answer from the state of what a dead first request created. */

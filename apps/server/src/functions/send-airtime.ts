@@ -1,10 +1,10 @@
 // `send_airtime`: airtime to many recipients from the caller's Airtime balance. The ledger reserves the
 // total in one step (`7000` when the channel cannot cover it) and records one transaction per recipient;
 // each is then submitted to its carrier's provider, a bounded number at a time, within the request. A
-// recipient refused at once, or whose provider failed, is cancelled and its amount released; the others go
+// recipient refused at once, or whose provider said it took nothing, is cancelled and its amount released;
+// one whose provider went silent stays requested for the worker to send again or ask about; the others go
 // on. The answer lists every recipient's transaction in request order. Only when every recipient came to
-// nothing because the providers were unavailable is the answer `9000`, and when none of them took
-// anything the key is given back, so the retry `9000` invites is tried afresh.
+// nothing is the answer `9000`, and the key is given back, so the retry `9000` invites is tried afresh.
 
 import { alternateHttpStatus, failure, success, successMessages } from '@topup/envelope';
 import type { Envelope } from '@topup/envelope';
@@ -12,7 +12,7 @@ import { sendAirtimeData } from '@topup/ledger';
 import type { Account, ChannelBalance, TransactionRecord } from '@topup/ledger';
 import { firstLegNetwork, unservedNetwork } from '@topup/providers';
 import type { SendAirtimeRequest } from '@topup/validation';
-import { holdUnknownSubmission, submitWithin } from '@topup/worker';
+import { SUBMISSION_MARGIN_MS, submitWithin } from '@topup/worker';
 import type { Logger } from 'pino';
 import { ApiFailure } from '../api-failure.js';
 import { encodeReply } from '../reply.js';
@@ -25,6 +25,7 @@ import {
   storedOf,
   type AbandonedAnswer,
 } from './keyed-replies.js';
+import { holdUnknown, noteAccepted } from './submission-notes.js';
 
 /**
  * How many recipients are with their providers at once: enough that a thousand go out well within a
@@ -32,11 +33,11 @@ import {
  */
 const submissionsInFlight = 32;
 
-/** Where one recipient stands once its submission is answered. */
+/** Where one recipient stands once its submission is answered, or left to the worker. */
 interface Submitted {
   readonly transaction: TransactionRecord;
-  /** The provider was unavailable, and said it took nothing (`taken: false`) or not. */
-  readonly unavailable?: { readonly taken: boolean };
+  /** Its provider said it took nothing, so it was cancelled with nothing done. */
+  readonly cameToNothing?: true;
 }
 
 function sendEnvelope(
@@ -57,81 +58,79 @@ async function submitOne(
   // Checked before the reservation; only a configuration changed in between gets here.
   if (provider === undefined) throw new Error(`Expected a provider for ${network}, found none.`);
   const submitted = await submitWithin(provider, transaction, deps.config.providerTimeoutMs);
-  switch (submitted.kind) {
-    case 'accepted':
-      // Not awaited: without the note the worker submits it again after the provider timeout, keyed by
-      // its reference, which is the recovery from a crash right here.
-      deps.ledger.markSubmitted(transaction.reference).catch((error: unknown) => {
-        log.warn({ err: error, reference: transaction.reference }, 'noting a submission failed');
-      });
-      return { transaction };
-    case 'unknown':
-      // The provider may have taken it and cannot be sent it again: it stays requested for the query path.
-      log.error(
-        { reference: transaction.reference, provider: provider.name, providerError: submitted.detail },
-        'a submission’s outcome is unknown; the transaction stays requested for reconciliation',
-      );
-      await holdUnknownSubmission(
-        deps.ledger,
-        transaction.reference,
-        provider.name,
-        new Date(Date.now() + deps.config.providerQueryAfterSeconds * 1000),
-      );
-      return { transaction };
-    case 'refused':
-    case 'unavailable': {
-      if (submitted.kind === 'unavailable' && submitted.detail !== undefined) {
-        log.error(
-          { reference: transaction.reference, providerError: submitted.detail },
-          'the provider failed a submission; the transaction is cancelled',
-        );
-      }
-      const cancelled = await deps.ledger.cancel(
-        transaction.reference,
-        submitted.kind === 'refused'
-          ? { reason: submitted.reason, providerCode: submitted.providerCode, provider: provider.name }
-          : { reason: submitted.reason, provider: provider.name },
-      );
-      if (cancelled.kind === 'not_found') {
-        throw new Error(`Expected transaction ${transaction.reference} to exist, found none.`);
-      }
-      // Resolved meanwhile by a result the worker applied: its state is the truth.
-      const settled = cancelled.transaction;
-      if (cancelled.kind !== 'resolved' || submitted.kind === 'refused') return { transaction: settled };
-      return { transaction: settled, unavailable: { taken: submitted.taken !== false } };
-    }
+  if (submitted.kind === 'accepted') {
+    noteAccepted(deps, log, transaction.reference);
+    return { transaction };
   }
+  if (submitted.kind === 'unknown') {
+    await holdUnknown(deps, log, transaction, provider.name, submitted.detail ?? submitted.reason);
+    return { transaction };
+  }
+  if (submitted.kind === 'unavailable' && submitted.taken !== false) {
+    // A provider that deduplicates went silent or failed: it may have taken the recipient, so cancelling
+    // could refund airtime it delivers. Left requested and unmarked, it is sent again under the same key
+    // by the worker, which takes every unmarked transaction past the provider timeout.
+    log.warn(
+      { reference: transaction.reference, providerError: submitted.detail ?? submitted.reason },
+      'the provider did not answer a recipient; the worker sends it again',
+    );
+    return { transaction };
+  }
+  const cancelled = await deps.ledger.cancel(
+    transaction.reference,
+    submitted.kind === 'refused'
+      ? { reason: submitted.reason, providerCode: submitted.providerCode, provider: provider.name }
+      : { reason: submitted.reason, provider: provider.name },
+  );
+  if (cancelled.kind === 'not_found') {
+    throw new Error(`Expected transaction ${transaction.reference} to exist, found none.`);
+  }
+  // Resolved meanwhile by a result the worker applied: its state is the truth.
+  const settled = cancelled.transaction;
+  return cancelled.kind === 'resolved' && submitted.kind === 'unavailable'
+    ? { transaction: settled, cameToNothing: true }
+    : { transaction: settled };
 }
 
-/** Submits every transaction, `submissionsInFlight` at a time; answers in request order. */
+/**
+ * Submits the transactions, `submissionsInFlight` at a time, and answers in request order. A submission
+ * starts only within half the worker's margin of the send's creation, so every one ends before the worker
+ * may take an unmarked transaction as interrupted; the recipients a slow provider leaves unstarted are
+ * the worker's to send, and stay requested in the answer.
+ */
 async function submitAll(
   deps: ApiDependencies,
   log: Logger,
   transactions: readonly TransactionRecord[],
 ): Promise<Submitted[]> {
-  const answers: Submitted[] = new Array<Submitted>(transactions.length);
+  const answers: Submitted[] = transactions.map((transaction) => ({ transaction }));
+  const startBy = (transactions[0]?.createdAt.getTime() ?? 0) + SUBMISSION_MARGIN_MS / 2;
   let next = 0;
   const lane = async (): Promise<void> => {
-    while (next < transactions.length) {
+    while (next < transactions.length && Date.now() < startBy) {
       const index = next;
       next += 1;
       answers[index] = await submitOne(deps, log, transactions[index] as TransactionRecord);
     }
   };
   await Promise.all(Array.from({ length: Math.min(submissionsInFlight, transactions.length) }, lane));
+  if (next < transactions.length) {
+    log.warn(
+      { left: transactions.length - next, first: transactions[next]?.reference },
+      'a send’s providers were slow; the recipients not yet submitted are left to the worker',
+    );
+  }
   return answers;
 }
 
 type Answer = { envelope: Envelope; httpStatus: number; cameToNothing: boolean };
 
 function answerOf(submitted: readonly Submitted[], channel: ChannelBalance, account: Account): Answer {
-  const unavailable = submitted.flatMap((entry) => entry.unavailable ?? []);
-  if (unavailable.length === submitted.length) {
-    const reason = submitted[0]?.transaction.cancelReason ?? '';
+  if (submitted.every((entry) => entry.cameToNothing === true)) {
     return {
-      envelope: failure('9000', [reason]),
+      envelope: failure('9000', [submitted[0]?.transaction.cancelReason ?? '']),
       httpStatus: 502,
-      cameToNothing: unavailable.every((entry) => !entry.taken),
+      cameToNothing: true,
     };
   }
   return {
@@ -150,9 +149,9 @@ function abandonedSend(account: Account): AbandonedAnswer {
   return async (deps, reference) => {
     const transactions = await deps.ledger.listSentAirtime(account.id, reference);
     const [first] = transactions;
-    const rounds = Math.ceil(transactions.length / submissionsInFlight);
+    // A send starts its last submission at most half the worker's margin after its creation.
     const age = first === undefined ? 0 : Date.now() - first.createdAt.getTime();
-    if (first === undefined || age <= abandonedAfterMs(deps.config, rounds)) {
+    if (first === undefined || age <= abandonedAfterMs(deps.config) + SUBMISSION_MARGIN_MS / 2) {
       return undefined;
     }
     const channel = await deps.ledger.balance(account.id, 'airtime');

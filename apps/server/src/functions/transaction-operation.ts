@@ -1,4 +1,4 @@
-// The flow both money operations share: reserve through the ledger (group-committed, idempotent), submit
+// The flow of a money operation that makes one transaction (send_agent_float, buy_airtime): reserve through the ledger (group-committed, idempotent), submit
 // to the provider within the request, and answer. An immediate refusal voids and answers 8000; an
 // unavailable or silent provider voids and answers 9000, unless the transaction was resolved meanwhile, in
 // which case its real state is the answer. The reply to a keyed request is stored under the key only while
@@ -10,12 +10,13 @@ import type { CancellableOperation, Envelope } from '@topup/envelope';
 import { transactionData } from '@topup/ledger';
 import type { Account, ChannelBalance, RequestOutcome, TransactionRecord } from '@topup/ledger';
 import { firstLegNetwork, unservedNetwork } from '@topup/providers';
-import { holdUnknownSubmission, submitWithin } from '@topup/worker';
+import { submitWithin } from '@topup/worker';
 import type { Logger } from 'pino';
 import { ApiFailure } from '../api-failure.js';
 import { encodeReply } from '../reply.js';
 import type { ApiDependencies, HandlerInput, HandlerResult } from './api-function.js';
 import { requestFingerprint } from './idempotency-key.js';
+import { holdUnknown, noteAccepted } from './submission-notes.js';
 import {
   abandonedAfterMs,
   awaitFirstReply,
@@ -104,30 +105,11 @@ async function resolveSubmission<I>(
   }
   const submitted = await submitWithin(provider, transaction, deps.config.providerTimeoutMs);
   if (submitted.kind === 'unknown') {
-    // The provider may have taken it and cannot be sent it again: cancelling would refund money it may be
-    // moving. It stays requested, its leg unknown, for the query path and then an operator to settle.
-    log.error(
-      {
-        reference: transaction.reference,
-        provider: provider.name,
-        providerError: submitted.detail ?? submitted.reason,
-      },
-      'a submission’s outcome is unknown; the transaction stays requested for reconciliation',
-    );
-    await holdUnknownSubmission(
-      deps.ledger,
-      transaction.reference,
-      provider.name,
-      new Date(Date.now() + deps.config.providerQueryAfterSeconds * 1000),
-    );
+    await holdUnknown(deps, log, transaction, provider.name, submitted.detail ?? submitted.reason);
     return { envelope: successEnvelope(operation, transaction, channel, account), httpStatus: 200 };
   }
   if (submitted.kind === 'accepted') {
-    // The answer does not wait for this note: without it the worker submits the transaction again after
-    // the provider timeout, keyed by its reference, which is exactly the recovery from a crash right here.
-    deps.ledger.markSubmitted(transaction.reference).catch((error: unknown) => {
-      log.warn({ err: error, reference: transaction.reference }, 'noting a submission failed');
-    });
+    noteAccepted(deps, log, transaction.reference);
     return { envelope: successEnvelope(operation, transaction, channel, account), httpStatus: 200 };
   }
   if (submitted.kind === 'unavailable' && submitted.detail !== undefined) {
