@@ -47,6 +47,44 @@ export function storedOf(reply: { httpStatus: number; contentType: string; body:
   return { httpStatus: reply.httpStatus, contentType: reply.contentType, body: reply.body };
 }
 
+/** The `5000` for a key already used with another request. */
+export function idempotencyConflict(): ApiFailure {
+  return new ApiFailure('5000', ['this Idempotency-Key was already used with a different request'], {
+    httpStatus: alternateHttpStatus.idempotencyConflict,
+  });
+}
+
+/** What a request that claimed its key answers, and whether it came to nothing (a 9000 that took nothing). */
+export interface ClaimedAnswer extends StateAnswer {
+  readonly cameToNothing?: boolean;
+}
+
+/**
+ * Encodes the answer of the request that made transaction `reference` (a send's first) and keeps it under
+ * `key`, so a retry replays it byte for byte. A request that came to nothing leaves nothing to replay: the
+ * key is given back, so the retry a 9000 invites is tried afresh. A silent provider may have taken it, so
+ * its answer is kept, and a retry never makes a second transaction of an unknown one. The key is this
+ * request's own claim; should a retry have answered for it first, the key keeps that one answer, and it is
+ * the one given.
+ */
+export async function answerClaimed<I>(
+  input: HandlerInput<I>,
+  key: string | undefined,
+  reference: string,
+  answer: ClaimedAnswer,
+): Promise<HandlerResult> {
+  const { deps, account, ctx } = input;
+  const reply = encodeReply(answer.envelope, ctx.state.negotiated, answer.httpStatus);
+  if (key !== undefined && answer.cameToNothing === true) {
+    await deps.ledger.releaseIdempotencyKey(account.id, key, reference);
+  } else if (key !== undefined) {
+    const saved = await deps.ledger.saveIdempotentResponse(account.id, key, reference, storedOf(reply));
+    if (saved.kind === 'answered') return replay(saved.response);
+  }
+  ctx.state.code = answer.envelope.status.code;
+  return { kind: 'encoded', reply, headers: {} };
+}
+
 /** Waits for the answer of the request that holds `key` (its first transaction `firstReference`). */
 export async function awaitFirstReply<I>(
   input: HandlerInput<I>,

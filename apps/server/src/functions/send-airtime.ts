@@ -6,7 +6,7 @@
 // on. The answer lists every recipient's transaction in request order. Only when every recipient came to
 // nothing is the answer `9000`, and the key is given back, so the retry `9000` invites is tried afresh.
 
-import { alternateHttpStatus, failure, success, successMessages } from '@topup/envelope';
+import { failure, success, successMessages } from '@topup/envelope';
 import type { Envelope } from '@topup/envelope';
 import { sendAirtimeData } from '@topup/ledger';
 import type { Account, ChannelBalance, TransactionRecord } from '@topup/ledger';
@@ -15,14 +15,15 @@ import type { SendAirtimeRequest } from '@topup/validation';
 import { SUBMISSION_MARGIN_MS, submitWithin } from '@topup/worker';
 import type { Logger } from 'pino';
 import { ApiFailure } from '../api-failure.js';
-import { encodeReply } from '../reply.js';
 import type { ApiDependencies, HandlerInput, HandlerResult } from './api-function.js';
 import { requestFingerprint } from './idempotency-key.js';
 import {
   abandonedAfterMs,
+  answerClaimed,
+  type ClaimedAnswer,
   awaitFirstReply,
+  idempotencyConflict,
   replay,
-  storedOf,
   type AbandonedAnswer,
 } from './keyed-replies.js';
 import { holdUnknown, noteAccepted } from './submission-notes.js';
@@ -123,9 +124,7 @@ async function submitAll(
   return answers;
 }
 
-type Answer = { envelope: Envelope; httpStatus: number; cameToNothing: boolean };
-
-function answerOf(submitted: readonly Submitted[], channel: ChannelBalance, account: Account): Answer {
+function answerOf(submitted: readonly Submitted[], channel: ChannelBalance, account: Account): ClaimedAnswer {
   if (submitted.every((entry) => entry.cameToNothing === true)) {
     return {
       envelope: failure('9000', [submitted[0]?.transaction.cancelReason ?? '']),
@@ -186,24 +185,13 @@ export async function sendAirtime(input: HandlerInput<SendAirtimeRequest>): Prom
     case 'idempotency_in_progress':
       return awaitFirstReply(input, abandonedSend(account), key ?? '', outcome.reference);
     case 'idempotency_conflict':
-      throw new ApiFailure('5000', ['this Idempotency-Key was already used with a different request'], {
-        httpStatus: alternateHttpStatus.idempotencyConflict,
-      });
+      throw idempotencyConflict();
     case 'insufficient_balance':
       throw new ApiFailure('7000', ['the Airtime channel cannot cover the total of the recipients']);
     case 'created': {
       const submitted = await submitAll(deps, ctx.state.log, outcome.transactions);
-      const answer = answerOf(submitted, outcome.channel, account);
-      const reply = encodeReply(answer.envelope, ctx.state.negotiated, answer.httpStatus);
       const first = outcome.transactions[0]?.reference ?? '';
-      if (key !== undefined && answer.cameToNothing) {
-        await deps.ledger.releaseIdempotencyKey(account.id, key, first);
-      } else if (key !== undefined) {
-        const saved = await deps.ledger.saveIdempotentResponse(account.id, key, first, storedOf(reply));
-        if (saved.kind === 'answered') return replay(saved.response);
-      }
-      ctx.state.code = answer.envelope.status.code;
-      return { kind: 'encoded', reply, headers: {} };
+      return answerClaimed(input, key, first, answerOf(submitted, outcome.channel, account));
     }
   }
 }

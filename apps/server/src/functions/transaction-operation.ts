@@ -5,7 +5,7 @@
 // the key still holds that very transaction, so a retry with the same key replays it byte for byte and a
 // key given back and claimed again never takes an answer about the transaction before.
 
-import { alternateHttpStatus, failure, success } from '@topup/envelope';
+import { failure, success } from '@topup/envelope';
 import type { CancellableOperation, Envelope } from '@topup/envelope';
 import { transactionData } from '@topup/ledger';
 import type { Account, ChannelBalance, RequestOutcome, TransactionRecord } from '@topup/ledger';
@@ -13,15 +13,16 @@ import { firstLegNetwork, unservedNetwork } from '@topup/providers';
 import { submitWithin } from '@topup/worker';
 import type { Logger } from 'pino';
 import { ApiFailure } from '../api-failure.js';
-import { encodeReply } from '../reply.js';
 import type { ApiDependencies, HandlerInput, HandlerResult } from './api-function.js';
 import { requestFingerprint } from './idempotency-key.js';
 import { holdUnknown, noteAccepted } from './submission-notes.js';
 import {
   abandonedAfterMs,
+  answerClaimed,
+  type ClaimedAnswer,
   awaitFirstReply,
+  idempotencyConflict,
   replay,
-  storedOf,
   type AbandonedAnswer,
 } from './keyed-replies.js';
 
@@ -87,8 +88,6 @@ function abandonedTransaction<I>(
   };
 }
 
-type Answer = { envelope: Envelope; httpStatus: number; cameToNothing?: boolean };
-
 async function resolveSubmission<I>(
   deps: ApiDependencies,
   log: Logger,
@@ -96,7 +95,7 @@ async function resolveSubmission<I>(
   transaction: TransactionRecord,
   channel: ChannelBalance,
   account: Account,
-): Promise<Answer> {
+): Promise<ClaimedAnswer> {
   const network = firstLegNetwork(transaction);
   const provider = deps.providers.forNetwork(network);
   if (provider === undefined) {
@@ -172,9 +171,7 @@ export function transactionHandler<I>(operation: TransactionOperation<I>) {
       case 'idempotency_in_progress':
         return awaitFirstReply(input, abandonedTransaction(input, operation), key ?? '', outcome.reference);
       case 'idempotency_conflict':
-        throw new ApiFailure('5000', ['this Idempotency-Key was already used with a different request'], {
-          httpStatus: alternateHttpStatus.idempotencyConflict,
-        });
+        throw idempotencyConflict();
       case 'insufficient_balance':
         throw new ApiFailure('7000', [
           `the ${operation.channel === 'float' ? 'Agent Float' : 'Airtime'} channel cannot cover the amount`,
@@ -188,21 +185,7 @@ export function transactionHandler<I>(operation: TransactionOperation<I>) {
           outcome.channel,
           account,
         );
-        const reply = encodeReply(answer.envelope, ctx.state.negotiated, answer.httpStatus);
-        // A provider that said it did not take the transaction leaves nothing to replay: the key is given
-        // back, so the retry a 9000 invites is tried afresh. A silent provider may have taken it, so its
-        // answer is kept and replayed, and a retry never makes a second transaction of an unknown one.
-        const { reference } = outcome.transaction;
-        if (key !== undefined && answer.cameToNothing === true) {
-          await deps.ledger.releaseIdempotencyKey(account.id, key, reference);
-        } else if (key !== undefined) {
-          const saved = await deps.ledger.saveIdempotentResponse(account.id, key, reference, storedOf(reply));
-          // The key is this request's own claim; should a retry have answered for it first, the key keeps
-          // one answer, and that is the one given.
-          if (saved.kind === 'answered') return replay(saved.response);
-        }
-        ctx.state.code = answer.envelope.status.code;
-        return { kind: 'encoded', reply, headers: {} };
+        return answerClaimed(input, key, outcome.transaction.reference, answer);
       }
     }
   };
