@@ -6,7 +6,13 @@ export { openStore, type OpenStoreOptions, type Queryable, type Store } from './
 export { applyMigrations, migrate } from './migrate.js';
 export type { Migration } from './migrations.js';
 export { DataDirLockedError } from './data-dir-lock.js';
-export { createLedger, type CancelResult, type Ledger, type LedgerOptions } from './ledger.js';
+export {
+  createLedger,
+  type CancelResult,
+  type FundOptions,
+  type Ledger,
+  type LedgerOptions,
+} from './ledger.js';
 export { LedgerError, type LedgerErrorCode } from './ledger-error.js';
 export type { Account, AccountProfile, AccountStatus } from './accounts.js';
 export type { AuthenticatedToken, TokenInfo, TokenMode } from './tokens.js';
@@ -34,10 +40,15 @@ export {
   type ClaimedDelivery,
   type ClaimOptions,
   type DeliveryAttempt,
+  type DeliveryFilter,
+  type DeliveryPage,
   type DeliveryRecord,
   type DeliveryStatus,
+  type FailedCallbacksResend,
 } from './callback-outbox.js';
 export type { UnappliedResolution } from './unapplied-resolutions.js';
 export type { VerifyReport } from './verify.js';
-export { channelView, sendAirtimeData, transactionData } from './transaction-view.js';
+export type { TransactionFilter, TransactionPage } from './transaction-listing.js';
+export type { Posting, StatementFilter, StatementPage } from './statement.js';
+export { channelView, listedTransaction, sendAirtimeData, transactionData } from './transaction-view.js';
 export { formatMinor } from './money.js';

@@ -14,8 +14,11 @@ import type {
   ClaimedDelivery,
   ClaimOptions,
   DeliveryAttempt,
+  DeliveryFilter,
+  DeliveryPage,
   DeliveryRecord,
   DeliveryStatus,
+  FailedCallbacksResend,
 } from './callback-outbox.js';
 import { findContact, type Contact } from './contacts.js';
 import { createGroupCommit, isolatingFailures } from './group-commit.js';
@@ -45,7 +48,8 @@ import {
   type Resolution,
   type ResolutionRequest,
 } from './resolution.js';
-import type { Store } from './store.js';
+import type { Queryable, Store } from './store.js';
+import { listStatement, type StatementFilter, type StatementPage } from './statement.js';
 import * as tokens from './tokens.js';
 import type { AuthenticatedToken, TokenInfo, TokenMode } from './tokens.js';
 import { assertTimeZone } from './transaction-date.js';
@@ -61,6 +65,7 @@ import {
   type TransactionRecord,
   type TransactionRow,
 } from './transaction-record.js';
+import { listTransactions, type TransactionFilter, type TransactionPage } from './transaction-listing.js';
 import {
   findLegForReview,
   listLegs,
@@ -79,6 +84,29 @@ import {
 } from './purchase-chain-legs.js';
 import { listUnappliedResolutions, type UnappliedResolution } from './unapplied-resolutions.js';
 import { verifyLedger, type VerifyReport } from './verify.js';
+
+/**
+ * Options of `ledger.fund`.
+ *
+ * @example
+ * ```ts
+ * import { createLedger, openStore, type FundOptions } from '@topup/ledger';
+ *
+ * const ledger = createLedger(await openStore({ dataDir: 'memory://' }));
+ * const account = await ledger.createAccount({ name: 'Duka Supplies' });
+ * const options: FundOptions = {
+ *   // Committed together with the credit, or not at all.
+ *   within: async (tx) => {
+ *     await tx.query('SELECT 1');
+ *   },
+ * };
+ * await ledger.fund(account.id, 'float', 100_000n, options);
+ * ```
+ */
+export interface FundOptions {
+  /** Runs first inside the credit's database transaction; throwing cancels the credit. */
+  readonly within?: (tx: Queryable) => Promise<void>;
+}
 
 /**
  * Settings of `createLedger`; every one has a default.
@@ -214,8 +242,17 @@ export interface Ledger {
   /** Unknown or revoked → undefined. */
   authenticate(token: string): Promise<AuthenticatedToken | undefined>;
 
-  /** Credits the channel from outside funding. */
-  fund(accountId: string, channel: ChannelName, amountMinor: bigint): Promise<ChannelBalance>;
+  /**
+   * Credits the channel from outside funding. `options.within` runs first in the same database
+   * transaction: what it writes (an approval, an audit record) is committed with the credit or not at all,
+   * and its throwing cancels the credit.
+   */
+  fund(
+    accountId: string,
+    channel: ChannelName,
+    amountMinor: bigint,
+    options?: FundOptions,
+  ): Promise<ChannelBalance>;
   balance(accountId: string, channel: ChannelName): Promise<ChannelBalance>;
 
   /** Reserves the float (pending transfer); group-committed. */
@@ -351,10 +388,37 @@ export interface Ledger {
   /** Gives up leases `workerId` holds on pending deliveries, recording no attempt; returns how many. */
   releaseDeliveries(workerId: string, deliveryIds: readonly string[]): Promise<number>;
   resendCallbacks(accountId: string, reference: string, endpointId?: string): Promise<number>;
+  /**
+   * Queues the account's failed deliveries created at or after `since` (an ISO 8601 date or date-time, in
+   * the ledger's time zone without an offset) again, to its enabled endpoints or the one given, each with
+   * its retry schedule started again: oldest first, at most `limit` (default 10,000) per call, with `more`
+   * saying whether failed ones were left for another call.
+   */
+  resendFailedCallbacks(
+    accountId: string,
+    options: { since: string; endpointId?: string; limit?: number },
+  ): Promise<FailedCallbacksResend>;
+  /** The newest 500 deliveries the filter admits, with their attempts (for operators; callers page). */
   listDeliveries(
     accountId: string,
     filter: { reference?: string; status?: DeliveryStatus },
   ): Promise<DeliveryRecord[]>;
+  /**
+   * One page of the caller's deliveries, newest first, narrowed by `filter` (`DeliveryFilter`), each with
+   * every attempt; pass the page's `nextCursor` back as `cursor` for the next one.
+   */
+  listDeliveryPage(accountId: string, filter?: DeliveryFilter): Promise<DeliveryPage>;
+  /**
+   * One page of the caller's transactions, newest first, narrowed by `filter` (`TransactionFilter`); pass
+   * the page's `nextCursor` back as `cursor` for the next one.
+   */
+  listTransactions(accountId: string, filter?: TransactionFilter): Promise<TransactionPage>;
+  /**
+   * One page of the postings of the caller's channel, newest first, each with the posted balance before
+   * and after it, and the channel's balance now; pass the page's `nextCursor` back as `cursor` for the
+   * next one.
+   */
+  listStatement(accountId: string, channel: ChannelName, filter?: StatementFilter): Promise<StatementPage>;
 
   verify(): Promise<VerifyReport>;
   /** Flushes the batcher; does NOT close the store. */
@@ -550,7 +614,7 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     authenticate: (token) =>
       authentications.get(tokens.hashToken(token), () => tokens.authenticate(store, token)),
 
-    async fund(accountId, channel, amountMinor) {
+    async fund(accountId, channel, amountMinor, options) {
       if (typeof amountMinor !== 'bigint' || amountMinor <= 0n) {
         throw new LedgerError(
           'invalid_input',
@@ -558,6 +622,7 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
         );
       }
       return store.transaction(async (tx) => {
+        await options?.within?.(tx);
         const account = await accounts.getAccount(tx, accountId);
         if (account === undefined) throw new LedgerError('account_not_found', `No account ${accountId}.`);
         if (account.status === 'closed')
@@ -711,13 +776,29 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
       if (count > 0) await announceCallbacks(reference);
       return count;
     },
-    // One snapshot for the deliveries and their attempts: read apart, an attempt committed between the two
+    async resendFailedCallbacks(accountId, { since, endpointId, limit = outbox.failedResendLimit }) {
+      const resend = await store.transaction((tx) =>
+        outbox.requeueFailedCallbacks(tx, accountId, { since, endpointId, limit }, now(), timeZone),
+      );
+      if (resend.kind === 'queued' && resend.queued > 0) await announceCallbacks(accountId);
+      return resend;
+    },
+    // One snapshot for the deliveries and their attempts (of each listing below): read apart, an attempt committed between the two
     // reads shows beside a delivery row from before it (an error in the attempt, none on the delivery).
     listDeliveries: (accountId, filter) =>
       store.transaction(async (tx) => {
         await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
-        return outbox.listDeliveries(tx, accountId, filter);
+        return outbox.listDeliveries(tx, accountId, filter, timeZone);
       }),
+    listDeliveryPage: (accountId, filter = {}) =>
+      store.transaction(async (tx) => {
+        await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+        return outbox.listDeliveryPage(tx, accountId, filter, timeZone);
+      }),
+    listTransactions: (accountId, filter = {}) =>
+      listTransactions(store, accountId, filter, { timeZone, now: now() }),
+    listStatement: (accountId, channel, filter = {}) =>
+      listStatement(store, accountId, channel, filter, timeZone),
 
     verify: () => verifyLedger(store),
     async close() {

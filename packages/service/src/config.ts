@@ -118,6 +118,10 @@ const environmentSchema = z.object({
   STORE_DEADLINE_MS: integer(100, 600_000).default(4_000),
   AUTH_FAILURE_LIMIT: integer(1, 1_000_000).default(20),
   AUTH_FAILURE_WINDOW_SECONDS: integer(1, 86_400).default(60),
+  FUNDING_APPROVAL_THRESHOLD: integer(0, 1_000_000_000_000).default(1_000_000),
+  CONSOLE_URL: z.url({ protocol: /^https?$/, error: 'expected an http:// or https:// URL' }).optional(),
+  CONSOLE_SESSION_IDLE_MINUTES: integer(1, 1_440).default(30),
+  CONSOLE_SESSION_MAX_HOURS: integer(1, 168).default(12),
 });
 
 /** Pairs of variables where the first must not exceed the second. */
@@ -298,6 +302,15 @@ export interface Config {
   };
   /** Failed authentications allowed per client address and window before it is refused with 429. */
   readonly authFailureLimit: { readonly failures: number; readonly windowSeconds: number };
+  /** The console: where its sign-in links point, when funding needs a second admin, session lifetimes. */
+  readonly console: {
+    /** The server's address as users reach it (CONSOLE_URL, else PUBLIC_BASE_URL, else HOST and PORT). */
+    readonly baseUrl: string;
+    /** Funding above this many shillings waits for a second admin's approval. */
+    readonly fundingApprovalThreshold: number;
+    readonly sessionIdleMs: number;
+    readonly sessionMaxMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -389,7 +402,23 @@ export function loadConfig(
       requestDeadlineMs: env.STORE_DEADLINE_MS,
     },
     authFailureLimit: { failures: env.AUTH_FAILURE_LIMIT, windowSeconds: env.AUTH_FAILURE_WINDOW_SECONDS },
+    console: {
+      baseUrl: (
+        env.CONSOLE_URL ??
+        env.PUBLIC_BASE_URL ??
+        `http://${hostForUrl(env.HOST)}:${env.PORT}`
+      ).replace(/\/+$/, ''),
+      fundingApprovalThreshold: env.FUNDING_APPROVAL_THRESHOLD,
+      sessionIdleMs: env.CONSOLE_SESSION_IDLE_MINUTES * 60_000,
+      sessionMaxMs: env.CONSOLE_SESSION_MAX_HOURS * 3_600_000,
+    },
   };
+}
+
+/** A listening address as a URL host: IPv6 in brackets, and "any address" as loopback. */
+function hostForUrl(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 /**

@@ -1,0 +1,16 @@
+// The one error type of the console's rules. Its code decides the HTTP status the console API answers
+// and the exit the CLI takes; its message says what was expected and what was received.
+
+export type OperatorErrorCode =
+  'invalid' | 'unauthenticated' | 'forbidden' | 'reauthentication_required' | 'not_found' | 'conflict';
+
+export class OperatorError extends Error {
+  constructor(
+    readonly code: OperatorErrorCode,
+    message: string,
+    readonly problems: readonly string[] = [],
+  ) {
+    super(message);
+    this.name = 'OperatorError';
+  }
+}

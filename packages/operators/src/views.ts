@@ -1,0 +1,98 @@
+// How operator functions show ledger and console records: plain JSON with ISO times and amounts as
+// shillings with two decimals, the same to the console and to the CLI's --json.
+
+import { formatMinor } from '@topup/ledger';
+import type { Account, TokenInfo, TransactionLeg, UnappliedResolution } from '@topup/ledger';
+import type { AuditRecord } from './audit-log.js';
+import type { FundingRequest } from './funding-requests.js';
+import type { ConsoleUser } from './users.js';
+
+export function accountView(account: Account) {
+  return {
+    id: account.id,
+    name: account.name,
+    status: account.status,
+    mobile: account.mobile,
+    email: account.email,
+    agent_name: account.agent_name,
+    agent_number: account.agent_number,
+    store_number: account.store_number,
+    created: account.createdAt.toISOString(),
+  };
+}
+
+export function tokenView(token: TokenInfo) {
+  return {
+    id: token.id,
+    account: token.accountId,
+    prefix: token.prefix,
+    mode: token.mode,
+    created: token.createdAt.toISOString(),
+    revoked: token.revokedAt?.toISOString() ?? '',
+  };
+}
+
+export function legView(leg: TransactionLeg) {
+  return {
+    id: leg.id,
+    reference: leg.reference,
+    kind: leg.kind,
+    provider: leg.provider,
+    state: leg.state,
+    provider_reference: leg.providerReference,
+    queries: leg.queries,
+    next_query_at: leg.nextQueryAt?.toISOString() ?? null,
+    review_since: leg.reviewSince?.toISOString() ?? null,
+    reviewed_by: leg.reviewedBy,
+    reviewed_at: leg.reviewedAt?.toISOString() ?? null,
+    updated: leg.updatedAt.toISOString(),
+  };
+}
+
+export function unappliedView(entry: UnappliedResolution) {
+  return {
+    reference: entry.reference,
+    asked: entry.asked,
+    state: entry.state,
+    provider_code: entry.providerCode,
+    reason: entry.reason,
+    received: entry.receivedAt.toISOString(),
+  };
+}
+
+export function userView(user: ConsoleUser) {
+  return {
+    id: user.id,
+    email: user.email,
+    role: user.role,
+    account: user.accountId ?? '',
+    has_password: user.hasPassword,
+    created: user.createdAt.toISOString(),
+  };
+}
+
+export function fundingView(request: FundingRequest) {
+  return {
+    id: request.id,
+    account: request.accountId,
+    channel: request.channel,
+    amount: formatMinor(request.amountMinor),
+    requested_by: request.requestedBy,
+    requested: request.requestedAt.toISOString(),
+    state: request.state,
+    decided_by: request.decidedBy ?? '',
+    decided: request.decidedAt?.toISOString() ?? '',
+  };
+}
+
+export function auditView(record: AuditRecord) {
+  return {
+    id: record.id,
+    at: record.at.toISOString(),
+    actor: record.actor,
+    action: record.action,
+    target: record.target,
+    before: record.before ?? null,
+    after: record.after ?? null,
+  };
+}
