@@ -25,6 +25,7 @@ import { requestValidation } from './middleware/request-validation.js';
 import { storeDeadline } from './middleware/store-deadline.js';
 import { providerWebhooks } from './provider-webhooks.js';
 import { openApiDocument } from './openapi.js';
+import { consoleRoutes } from './console/console-routes.js';
 import type { AuthenticationFailureLimiter } from './rate-limit/authentication-failure-limiter.js';
 import type { RateLimiter } from './rate-limit/rate-limiter.js';
 
@@ -39,6 +40,10 @@ export interface AppDependencies {
   readonly metricsRegistry?: Registry;
   readonly rateLimiter: RateLimiter;
   readonly authenticationFailures: AuthenticationFailureLimiter;
+  /** The console's clock (sessions, links, audit); tests move it to expire sessions. */
+  readonly clock?: () => Date;
+  /** The console's built files, when not the repository's apps/console/dist. */
+  readonly consoleBuildDir?: string;
 }
 
 type Check = 'ok' | 'unavailable';
@@ -106,6 +111,20 @@ export function createApp(deps: AppDependencies): Koa<ApiState> {
   app
     .use(requestContext(deps.logger, deps.metrics))
     .use(operational.routes())
+    // The console answers in its own JSON (or pages), never in envelopes, and only under /console.
+    .use(
+      consoleRoutes(
+        {
+          config: deps.config,
+          store: deps.store,
+          ledger: deps.ledger,
+          api: deps,
+          authenticationFailures: deps.authenticationFailures,
+          now: deps.clock ?? (() => new Date()),
+        },
+        deps.consoleBuildDir === undefined ? {} : { buildDir: deps.consoleBuildDir },
+      ),
+    )
     // Providers' pushed results answer in each provider's own form, not in envelopes.
     .use(providerWebhooks(deps))
     .use(envelopeErrors())

@@ -13,6 +13,10 @@ import {
 } from '@topup/service';
 import { createDemoAccountIfEmpty, demoInstructions } from './demo-account.js';
 import { startHttpServer } from './runtime.js';
+import { commands } from './cli/commands.js';
+import { commandContext } from './cli/command-context.js';
+import { UsageError } from './cli/cli-output.js';
+import { controlSocketPath, serveControlSocket } from './cli/control-socket.js';
 
 const config = exitOnConfigError(loadConfig);
 const core = await openCore(config);
@@ -26,8 +30,19 @@ const worker = startWorker({ ...core, settings: workerSettingsOf(config, { apiIn
 const http = await startHttpServer(core, {
   metricsRegistry: withWorkerMetrics(core.metrics, worker.metrics),
 });
+// The embedded store is locked to this process, so the operator's CLI sends its commands here instead.
+const control =
+  core.store.kind === 'pglite'
+    ? await serveControlSocket(controlSocketPath(config.dataDir), async (request) => {
+        const command = commands[request.command];
+        if (command === undefined) throw new UsageError(`unknown command ${JSON.stringify(request.command)}`);
+        core.logger.info({ command: request.command, operator: request.operator }, 'CLI command');
+        return command(commandContext(config, core.ledger, core.store, request.options, request.operator));
+      })
+    : undefined;
 // Before saying it listens: a SIGTERM sent on reading that line must find the handler installed.
 onShutdownSignal(core.logger, async () => {
+  await control?.close();
   await http.close();
   await worker.stop();
   await core.close();

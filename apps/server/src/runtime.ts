@@ -29,6 +29,10 @@ export interface HttpServerOptions {
   readonly metricsRegistry?: Registry;
   /** The per-token rate limiter, when not the configured one (tests use one on a clock of their own). */
   readonly rateLimiter?: RateLimiter;
+  /** The console's clock, when not the real one (tests expire sessions with it). */
+  readonly clock?: () => Date;
+  /** The console's built files, when not the repository's apps/console/dist. */
+  readonly consoleBuildDir?: string;
 }
 
 export async function startHttpServer(core: Core, options: HttpServerOptions = {}): Promise<RunningServer> {

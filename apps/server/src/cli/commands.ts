@@ -2,13 +2,13 @@
 // verification and migrations. Each takes parsed options and returns what to print; none writes to the
 // console itself. Callback commands apply the same rules as the API functions they mirror.
 
-import { parseMinorAmount } from './amounts.js';
 import { formatMinor } from '@topup/ledger';
 import type { TransactionState } from '@topup/envelope';
-import type { AccountStatus, DeliveryStatus, Ledger, Store, TransactionLeg } from '@topup/ledger';
+import type { AccountStatus, DeliveryStatus, Ledger, Store } from '@topup/ledger';
 import { checkCallbackUrl } from '@topup/worker';
 import type { CallbackUrlPolicy } from '@topup/worker';
 import { migrateService } from '@topup/service';
+import { callOperatorFunction, legView } from '@topup/operators';
 import { deliveryView } from '../functions/callback-deliveries.js';
 import type { CommandResult } from './cli-output.js';
 import { CommandFailure, UsageError } from './cli-output.js';
@@ -26,6 +26,34 @@ export interface CommandContext {
   readonly callbackUrlPolicy: CallbackUrlPolicy;
   /** Who runs the command (the system user), recorded on what an operator settles unless `--by` says. */
   readonly operator: string;
+  /** Funding above this many cents waits for a second operator (FUNDING_APPROVAL_THRESHOLD). */
+  readonly fundingApprovalThresholdMinor: bigint;
+  /** The console address of a one-time sign-in link token. */
+  readonly signInUrl: (token: string) => string;
+}
+
+/**
+ * Runs one of the operator functions the console calls, as the system user with the admin role: the CLI
+ * runs on the store itself, so it is trusted like an admin who has just re-authenticated.
+ */
+function operatorCall(
+  context: CommandContext,
+  name: string,
+  body: Record<string, unknown>,
+): Promise<unknown> {
+  return callOperatorFunction(
+    {
+      ledger: context.ledger,
+      store: context.store,
+      actor: { name: `cli:${context.operator}`, role: 'admin' },
+      fundingApprovalThresholdMinor: context.fundingApprovalThresholdMinor,
+      signInUrl: context.signInUrl,
+      now: () => new Date(),
+    },
+    name,
+    body,
+    { reauthenticated: true },
+  );
 }
 
 function required(options: Options, name: string): string {
@@ -128,14 +156,22 @@ async function tokenList({ ledger, options }: CommandContext): Promise<CommandRe
   };
 }
 
-async function channelFund({ ledger, options }: CommandContext): Promise<CommandResult> {
+async function channelFund(context: CommandContext): Promise<CommandResult> {
+  const { options } = context;
   const accountId = required(options, 'account');
   const channel = channelOf(options);
-  const amountMinor = parseMinorAmount(required(options, 'amount'));
-  const balance = await ledger.fund(accountId, channel, amountMinor);
+  const amount = required(options, 'amount');
+  const outcome = (await operatorCall(context, 'fund_channel', { account: accountId, channel, amount })) as
+    { state: 'applied'; available: string } | { state: 'awaiting_approval'; request: { id: string } };
+  if (outcome.state === 'awaiting_approval') {
+    return {
+      json: { account: accountId, channel, state: outcome.state, request: outcome.request },
+      human: `Funding ${amount} to ${channel} of ${accountId} is above FUNDING_APPROVAL_THRESHOLD: request ${outcome.request.id} waits for another operator's approval.`,
+    };
+  }
   return {
-    json: { account: accountId, channel, available: formatMinor(balance.availableMinor) },
-    human: `Funded ${channel} of ${accountId}; available balance KES ${formatMinor(balance.availableMinor)}.`,
+    json: { account: accountId, channel, state: outcome.state, available: outcome.available },
+    human: `Funded ${channel} of ${accountId}; available balance KES ${outcome.available}.`,
   };
 }
 
@@ -338,23 +374,6 @@ async function ledgerUnapplied({ ledger, options }: CommandContext): Promise<Com
   };
 }
 
-function legView(leg: TransactionLeg) {
-  return {
-    id: leg.id,
-    reference: leg.reference,
-    kind: leg.kind,
-    provider: leg.provider,
-    state: leg.state,
-    provider_reference: leg.providerReference,
-    queries: leg.queries,
-    next_query_at: leg.nextQueryAt?.toISOString() ?? null,
-    review_since: leg.reviewSince?.toISOString() ?? null,
-    reviewed_by: leg.reviewedBy,
-    reviewed_at: leg.reviewedAt?.toISOString() ?? null,
-    updated: leg.updatedAt.toISOString(),
-  };
-}
-
 function legLine(leg: ReturnType<typeof legView>): string {
   return (
     `${leg.id}  ${leg.state}` +
@@ -409,6 +428,109 @@ async function legsResolve({ ledger, options, operator }: CommandContext): Promi
   };
 }
 
+interface UserAnswer {
+  user: { email: string; role: string; account: string };
+  url: string;
+}
+
+function userLinkResult(answer: UserAnswer, made: boolean): CommandResult {
+  const { user, url } = answer;
+  return {
+    json: { ...user, url },
+    human:
+      `${made ? 'Created' : 'New sign-in link for'} ${user.role} ${user.email}${user.account === '' ? '' : ` of account ${user.account}`}.\n` +
+      `One-time sign-in link (valid 15 minutes; open it to set the password):\n${url}`,
+  };
+}
+
+async function userCreate(context: CommandContext): Promise<CommandResult> {
+  const { options } = context;
+  const account = optional(options, 'account');
+  const answer = (await operatorCall(context, 'create_user', {
+    email: required(options, 'email'),
+    role: required(options, 'role'),
+    ...(account === undefined ? {} : { account }),
+  })) as UserAnswer;
+  return userLinkResult(answer, true);
+}
+
+async function userLink(context: CommandContext): Promise<CommandResult> {
+  const answer = (await operatorCall(context, 'user_link', {
+    email: required(context.options, 'email'),
+  })) as UserAnswer;
+  return userLinkResult(answer, false);
+}
+
+async function userList(context: CommandContext): Promise<CommandResult> {
+  const { users } = (await operatorCall(context, 'list_users', {})) as {
+    users: { email: string; role: string; account: string; has_password: boolean }[];
+  };
+  return {
+    json: users,
+    human:
+      users.length === 0
+        ? 'No console users.'
+        : users
+            .map(
+              (u) =>
+                `${u.email}  ${u.role}${u.account === '' ? '' : ` (${u.account})`}${u.has_password ? '' : '  link not used yet'}`,
+            )
+            .join('\n'),
+  };
+}
+
+async function fundingList(context: CommandContext): Promise<CommandResult> {
+  const { requests } = (await operatorCall(context, 'list_funding_requests', {})) as {
+    requests: {
+      id: string;
+      account: string;
+      channel: string;
+      amount: string;
+      requested_by: string;
+      state: string;
+    }[];
+  };
+  return {
+    json: requests,
+    human:
+      requests.length === 0
+        ? 'No funding requests.'
+        : requests
+            .map(
+              (r) =>
+                `${r.id}  ${r.state.padEnd(17)}  ${r.account}  ${r.channel}  KES ${r.amount}  by ${r.requested_by}`,
+            )
+            .join('\n'),
+  };
+}
+
+function fundingDecision(name: 'approve_funding' | 'reject_funding') {
+  return async (context: CommandContext): Promise<CommandResult> => {
+    const answer = (await operatorCall(context, name, {
+      request_id: required(context.options, 'request'),
+    })) as {
+      request: { id: string; state: string };
+    };
+    return { json: answer, human: `Funding request ${answer.request.id} is ${answer.request.state}.` };
+  };
+}
+
+async function auditList(context: CommandContext): Promise<CommandResult> {
+  const cursor = optional(context.options, 'cursor');
+  const answer = (await operatorCall(context, 'list_audit', cursor === undefined ? {} : { cursor })) as {
+    records: { at: string; actor: string; action: string; target: string }[];
+    next_cursor: string;
+  };
+  return {
+    json: answer,
+    human:
+      answer.records.length === 0
+        ? 'No audit records.'
+        : answer.records.map((r) => `${r.at}  ${r.actor}  ${r.action}  ${r.target}`).join('\n') +
+          (answer.next_cursor === '' ? '' : `\nMore: --cursor ${answer.next_cursor}`),
+  };
+}
+
 async function migrateCommand({ store }: CommandContext): Promise<CommandResult> {
   const { applied } = await migrateService(store);
   return {
@@ -439,6 +561,13 @@ export const commands: Readonly<Record<string, (context: CommandContext) => Prom
   'legs list': legsList,
   'legs unresolved': legsUnresolved,
   'legs resolve': legsResolve,
+  'user create': userCreate,
+  'user link': userLink,
+  'user list': userList,
+  'funding list': fundingList,
+  'funding approve': fundingDecision('approve_funding'),
+  'funding reject': fundingDecision('reject_funding'),
+  'audit list': auditList,
   migrate: migrateCommand,
 };
 

@@ -7,9 +7,12 @@
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { createLedger, DataDirLockedError, openStore } from '@topup/ledger';
-import { callbackUrlPolicyOf, ConfigError, loadConfig, storeOptionsOf } from '@topup/service';
+import { ConfigError, loadConfig, storeOptionsOf } from '@topup/service';
+import type { Store } from '@topup/ledger';
 import { dropOutputOnClosedPipe, printError, printResult, UsageError } from './cli-output.js';
 import { commands, failed } from './commands.js';
+import { commandContext } from './command-context.js';
+import { callControlSocket, controlSocketPath, RemoteCommandError } from './control-socket.js';
 
 const usage = `Usage: topup <command> [options] [--json]
 
@@ -32,7 +35,15 @@ Commands:
   legs list --reference REF
   legs unresolved
   legs resolve --leg ID --as succeeded|failed [--by NAME]
+  user create --email E --role admin|support|caller [--account ID]
+  user link --email E
+  user list
+  funding list
+  funding approve|reject --request ID
+  audit list [--cursor ID]
   migrate
+
+While \`pnpm start\` runs on the embedded store, commands are run by the service itself.
 `;
 
 const optionNames = [
@@ -56,6 +67,9 @@ const optionNames = [
   'leg',
   'as',
   'by',
+  'role',
+  'request',
+  'cursor',
 ] as const;
 
 /** The system user running the command; what an operator settles is recorded under this name. */
@@ -88,19 +102,28 @@ async function run(argv: readonly string[]): Promise<number> {
     throw new UsageError(name === '' ? 'a command is required' : `unknown command ${JSON.stringify(name)}`);
   }
   const config = loadConfig();
-  // `migrate` migrates itself, so that it can report what it applied.
-  const store = await openStore({ ...storeOptionsOf(config), migrate: name !== 'migrate' });
+  const operator = operatorName();
+  let store: Store;
+  try {
+    // `migrate` migrates itself, so that it can report what it applied.
+    store = await openStore({ ...storeOptionsOf(config), migrate: name !== 'migrate' });
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError)) throw error;
+    const result = await callControlSocket(controlSocketPath(config.dataDir), {
+      command: name,
+      options: values,
+      operator,
+    }).catch((failure: unknown) => {
+      // Nothing listens: the lock's holder is not a service that takes commands (another CLI, say).
+      if (failure instanceof RemoteCommandError) throw failure;
+      throw error;
+    });
+    printResult(result, values.json);
+    return failed(name, result) ? 1 : 0;
+  }
   const ledger = createLedger(store, { timeZone: config.timeZone });
   try {
-    const result = await command({
-      ledger,
-      store,
-      options: values,
-      graceSeconds: config.callbackSecretGraceSeconds,
-      maxEndpoints: config.callbackMaxEndpoints,
-      callbackUrlPolicy: callbackUrlPolicyOf(config),
-      operator: operatorName(),
-    });
+    const result = await command(commandContext(config, ledger, store, values, operator));
     printResult(result, values.json);
     return failed(name, result) ? 1 : 0;
   } finally {
@@ -116,7 +139,11 @@ try {
 } catch (error) {
   // Decided before parsing, which may itself be what failed.
   const asJson = argv.includes('--json');
-  if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) {
+  if (
+    error instanceof UsageError ||
+    (error instanceof RemoteCommandError && error.usage) ||
+    (error instanceof TypeError && 'code' in error)
+  ) {
     printError({ kind: 'usage', message: error.message }, asJson, usage);
     process.exitCode = 64;
   } else if (error instanceof ConfigError) {

@@ -34,12 +34,17 @@ export interface TestServiceOptions {
   readonly logger?: Logger;
   /** Replace the configured rate limiter (e.g. with one whose clock stands still). */
   readonly rateLimiter?: RateLimiter;
+  /** The console's clock (sessions, links, audit), when not the real one. */
+  readonly clock?: () => Date;
+  /** The console's built files, when not the repository's apps/console/dist. */
+  readonly consoleBuildDir?: string;
 }
 
 export interface TestService {
   readonly url: string;
   readonly config: Config;
   readonly ledger: Ledger;
+  readonly store: Store;
   readonly http: RunningServer;
   /** Creates an active account with a fresh test token, optionally funded (minor units). */
   createCaller(
@@ -97,12 +102,15 @@ export async function startTestService(store: Store, options: TestServiceOptions
   const http = await startHttpServer(core, {
     ...(worker === undefined ? {} : { metricsRegistry: withWorkerMetrics(core.metrics, worker.metrics) }),
     ...(options.rateLimiter === undefined ? {} : { rateLimiter: options.rateLimiter }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.consoleBuildDir === undefined ? {} : { consoleBuildDir: options.consoleBuildDir }),
   });
   let callers = 0;
   return {
     url: http.url,
     config,
     ledger,
+    store,
     http,
     async createCaller(funding = {}, profile) {
       callers += 1;

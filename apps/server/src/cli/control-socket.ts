@@ -1,0 +1,118 @@
+// The CLI's way into a running one-process service. The embedded store is one process's database, locked
+// while `pnpm start` runs, so the CLI cannot open it then; instead the service listens on a Unix socket in
+// the data folder (readable by its owner only), and the CLI sends it the command to run on the service's
+// own store. One JSON line each way.
+
+import { chmod, unlink } from 'node:fs/promises';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import type { CommandResult } from './cli-output.js';
+import type { Options } from './commands.js';
+
+export interface ControlRequest {
+  readonly command: string;
+  readonly options: Options;
+  /** Who runs the CLI: recorded as the actor of what the command changes. */
+  readonly operator: string;
+}
+
+type ControlAnswer =
+  | { readonly ok: true; readonly result: CommandResult }
+  | {
+      readonly ok: false;
+      readonly error: { readonly message: string; readonly code?: string; readonly usage?: boolean };
+    };
+
+/** Where a data folder's running service listens for CLI commands. */
+export function controlSocketPath(dataDir: string): string {
+  return join(dataDir, 'cli.sock');
+}
+
+const maxRequestBytes = 64 * 1024;
+
+function readLine(socket: Socket, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      const end = text.indexOf('\n');
+      if (end >= 0) resolve(text.slice(0, end));
+      else if (text.length > limit) reject(new Error('the control request is too large'));
+    });
+    socket.once('end', () => {
+      reject(new Error('the control connection closed before a whole line arrived'));
+    });
+    socket.once('error', reject);
+  });
+}
+
+/** Serves CLI commands on the socket until closed; a stale socket file from a crash is replaced. */
+export async function serveControlSocket(
+  path: string,
+  run: (request: ControlRequest) => Promise<CommandResult>,
+): Promise<{ close(): Promise<void> }> {
+  await unlink(path).catch(() => undefined);
+  const server: Server = createServer((socket) => {
+    void (async () => {
+      let answer: ControlAnswer;
+      try {
+        const request = JSON.parse(await readLine(socket, maxRequestBytes)) as ControlRequest;
+        answer = { ok: true, result: await run(request) };
+      } catch (error) {
+        const code = (error as { code?: unknown } | undefined)?.code;
+        answer = {
+          ok: false,
+          error: {
+            message: error instanceof Error ? error.message : String(error),
+            ...(typeof code === 'string' ? { code } : {}),
+            ...(error instanceof Error && error.name === 'UsageError' ? { usage: true } : {}),
+          },
+        };
+      }
+      socket.end(`${JSON.stringify(answer)}\n`);
+    })();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  await chmod(path, 0o600);
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      }),
+  };
+}
+
+/** Raised by the running service for a command that failed there; carries the failure's code. */
+export class RemoteCommandError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+    readonly usage: boolean,
+  ) {
+    super(message);
+    this.name = 'RemoteCommandError';
+  }
+}
+
+/** Runs a command in the service listening on `path`; rejects with the connection's error when none does. */
+export async function callControlSocket(path: string, request: ControlRequest): Promise<CommandResult> {
+  const socket = connect(path);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  socket.write(`${JSON.stringify(request)}\n`);
+  const answer = JSON.parse(await readLine(socket, 64 * 1024 * 1024)) as ControlAnswer;
+  socket.destroy();
+  if (answer.ok) return answer.result;
+  throw new RemoteCommandError(answer.error.message, answer.error.code, answer.error.usage === true);
+}

@@ -1,0 +1,47 @@
+// Everything under /console: the API the console's screens call (/console/api/...) and its built pages.
+// Console answers are never cached and always carry the console's security headers.
+
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import type { ApiState } from '../api-state.js';
+import { accountCalls } from './account-calls.js';
+import { consoleFailures, ConsoleFailure } from './console-failure.js';
+import type { ConsoleDependencies } from './console-context.js';
+import type { ConsoleState } from './console-state.js';
+import { serveConsoleFiles, setConsoleHeaders } from './console-static.js';
+import { csvExports } from './csv-exports.js';
+import { operatorCalls } from './operator-calls.js';
+import { sessionRequired, sessionRoutes } from './session-routes.js';
+
+export interface ConsoleRouteOptions {
+  /** The console's built files; the repository's apps/console/dist by default. */
+  readonly buildDir?: string;
+}
+
+export function consoleRoutes(
+  deps: ConsoleDependencies,
+  options: ConsoleRouteOptions = {},
+): Middleware<ApiState> {
+  const api = new Router<ConsoleState>({ prefix: '/console/api' });
+  api.use(sessionRoutes(deps).routes());
+  api.post('/call/:function', sessionRequired(deps), ...(accountCalls(deps) as Middleware<ConsoleState>[]));
+  api.post('/operator/:function', sessionRequired(deps), operatorCalls(deps) as Middleware<ConsoleState>);
+  api.get('/export/:file', sessionRequired(deps), csvExports(deps) as Middleware<ConsoleState>);
+  const apiRoutes = api.routes() as Middleware<ApiState>;
+  const failures = consoleFailures();
+  const notFound = () => {
+    throw new ConsoleFailure(404, 'not_found', 'No such console function.');
+  };
+  const files = serveConsoleFiles(options.buildDir);
+
+  return async (ctx, next) => {
+    if (ctx.path !== '/console' && !ctx.path.startsWith('/console/')) return next();
+    (ctx.state as ApiState).operational = false;
+    setConsoleHeaders(ctx);
+    if (ctx.path.startsWith('/console/api/') || ctx.path === '/console/api') {
+      ctx.set('Cache-Control', 'no-store');
+      return failures(ctx, () => apiRoutes(ctx, notFound));
+    }
+    return files(ctx);
+  };
+}

@@ -1,0 +1,148 @@
+// The console's session functions: who is signed in, signing in (with a password or a one-time link),
+// re-authenticating, signing out; and `sessionRequired`, which every other console call passes through.
+
+import Router from '@koa/router';
+import {
+  csrfToken,
+  currentSession,
+  endSession,
+  linkUser,
+  noteReauthentication,
+  passwordMatches,
+  signIn,
+  signInWithLink,
+  type Session,
+} from '@topup/operators';
+import type { Middleware } from 'koa';
+import { failureCountKey } from '../rate-limit/failure-count-key.js';
+import { ConsoleFailure } from './console-failure.js';
+import { lifetimesOf, type ConsoleDependencies } from './console-context.js';
+import type { ConsoleState, SessionState } from './console-state.js';
+import { jsonBody, textField } from './json-body.js';
+import { checkCsrfToken, checkSameOrigin } from './request-origin.js';
+import { clearSessionCookie, sessionIdOf, setSessionCookie } from './session-cookie.js';
+
+function sessionAnswer(
+  session: Pick<Session, 'userId' | 'email' | 'role' | 'accountId'>,
+  sessionId: string,
+  reauthenticatedUntil: Date | undefined,
+) {
+  return {
+    user: { id: session.userId, email: session.email, role: session.role, account: session.accountId ?? '' },
+    csrf: csrfToken(sessionId),
+    reauthenticated_until: reauthenticatedUntil?.toISOString() ?? '',
+  };
+}
+
+/** Finds the live session or answers 401; a POST must also pass the origin and CSRF checks. */
+export function sessionRequired(deps: ConsoleDependencies): Middleware<ConsoleState> {
+  return async (ctx, next) => {
+    const sessionId = sessionIdOf(ctx);
+    const session =
+      sessionId === undefined
+        ? undefined
+        : await currentSession(deps.store, sessionId, lifetimesOf(deps.config), deps.now());
+    if (session === undefined || sessionId === undefined) {
+      if (sessionId !== undefined) clearSessionCookie(ctx);
+      throw new ConsoleFailure(401, 'unauthenticated', 'Your session has ended; sign in again.');
+    }
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      checkSameOrigin(ctx);
+      checkCsrfToken(ctx, sessionId);
+    }
+    ctx.state.session = session;
+    ctx.state.sessionId = sessionId;
+    await next();
+  };
+}
+
+export function sessionRoutes(deps: ConsoleDependencies): Router<ConsoleState> {
+  const router = new Router<ConsoleState>();
+  const lifetimes = lifetimesOf(deps.config);
+
+  // Counted like failed API tokens, per client address, so passwords cannot be guessed at speed.
+  const limited = async <T>(ip: string, attempt: () => Promise<T | undefined>): Promise<T> => {
+    const key = failureCountKey(ip);
+    const decision = await deps.authenticationFailures.reserve(key);
+    if (!decision.allowed)
+      throw new ConsoleFailure(
+        429,
+        'rate_limited',
+        'Too many failed sign-ins from this address; wait and try again.',
+      );
+    const result = await attempt();
+    if (result !== undefined) await deps.authenticationFailures.release(key);
+    return result as T;
+  };
+
+  router.get('/session', sessionRequired(deps), (ctx) => {
+    const { session, sessionId } = ctx.state as SessionState;
+    ctx.body = sessionAnswer(session, sessionId, session.reauthenticatedUntil);
+  });
+
+  router.post('/session/link-info', async (ctx) => {
+    checkSameOrigin(ctx);
+    const token = textField(await jsonBody(ctx), 'token');
+    const user = await limited(ctx.ip, () => linkUser(deps.store, token, deps.now()));
+    if (user === undefined)
+      throw new ConsoleFailure(
+        404,
+        'not_found',
+        'This sign-in link is unknown, used or expired; ask for a new one.',
+      );
+    ctx.body = { email: user.email };
+  });
+
+  router.post('/session/link', async (ctx) => {
+    checkSameOrigin(ctx);
+    const body = await jsonBody(ctx);
+    const token = textField(body, 'token');
+    const password = textField(body, 'password');
+    const signedIn = await limited(ctx.ip, () =>
+      signInWithLink(deps.store, token, password, lifetimes, deps.now()),
+    );
+    setSessionCookie(ctx, signedIn.sessionId, lifetimes.absoluteMs);
+    const { user } = signedIn;
+    ctx.body = sessionAnswer(
+      { userId: user.id, email: user.email, role: user.role, accountId: user.accountId },
+      signedIn.sessionId,
+      new Date(deps.now().getTime() + 5 * 60_000),
+    );
+  });
+
+  router.post('/session/sign-in', async (ctx) => {
+    checkSameOrigin(ctx);
+    const body = await jsonBody(ctx);
+    const email = textField(body, 'email');
+    const password = textField(body, 'password');
+    const signedIn = await limited(ctx.ip, () => signIn(deps.store, email, password, lifetimes, deps.now()));
+    if (signedIn === undefined)
+      throw new ConsoleFailure(401, 'unauthenticated', 'The email or the password is wrong.');
+    setSessionCookie(ctx, signedIn.sessionId, lifetimes.absoluteMs);
+    const { user } = signedIn;
+    ctx.body = sessionAnswer(
+      { userId: user.id, email: user.email, role: user.role, accountId: user.accountId },
+      signedIn.sessionId,
+      new Date(deps.now().getTime() + 5 * 60_000),
+    );
+  });
+
+  router.post('/session/reauthenticate', sessionRequired(deps), async (ctx) => {
+    const { session } = ctx.state as SessionState;
+    const password = textField(await jsonBody(ctx), 'password');
+    const matches = await limited(ctx.ip, async () =>
+      (await passwordMatches(deps.store, session.userId, password)) ? true : undefined,
+    );
+    if (matches !== true) throw new ConsoleFailure(401, 'unauthenticated', 'The password is wrong.');
+    const until = await noteReauthentication(deps.store, session, deps.now());
+    ctx.body = { reauthenticated_until: until.toISOString() };
+  });
+
+  router.post('/session/sign-out', sessionRequired(deps), async (ctx) => {
+    await endSession(deps.store, (ctx.state as SessionState).session, deps.now());
+    clearSessionCookie(ctx);
+    ctx.body = { signed_out: true };
+  });
+
+  return router;
+}
