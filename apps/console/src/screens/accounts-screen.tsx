@@ -1,0 +1,201 @@
+// Operators' list of accounts: find one by id or name, open its screens, create one, and suspend,
+// resume or close it.
+
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { filledIn } from '../api/filter-values';
+import type { AccountProfile, AccountStatus, AccountView } from '../api/operator-function-types';
+import { useOperatorChange, useOperatorRead } from '../api/use-operator-function';
+import { ChangeButton } from '../components/change-button';
+import { ConfirmButton } from '../components/confirm-button';
+import { ErrorNotice } from '../components/error-notice';
+import { formFields } from '../components/form-fields';
+import { Pager, useCursorPages } from '../components/pager';
+import { QueryResult } from '../components/query-result';
+import { accountPath } from '../routes/paths';
+
+/** The status changes an account in `status` can take, with the button that asks for each. */
+const statusChanges: Record<AccountStatus, { to: AccountStatus; label: string }[]> = {
+  active: [
+    { to: 'suspended', label: 'Suspend' },
+    { to: 'closed', label: 'Close' },
+  ],
+  suspended: [
+    { to: 'active', label: 'Resume' },
+    { to: 'closed', label: 'Close' },
+  ],
+  closed: [],
+};
+
+function AccountsTable({ accounts }: { accounts: readonly AccountView[] }) {
+  const setStatus = useOperatorChange('set_account_status');
+  if (accounts.length === 0) return <p className="empty">No accounts match.</p>;
+  return (
+    <>
+      <ErrorNotice error={setStatus.error} />
+      <table data-testid="accounts-table">
+        <thead>
+          <tr>
+            <th scope="col">Account</th>
+            <th scope="col">Name</th>
+            <th scope="col">Status</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {accounts.map((account) => (
+            <tr key={account.id} data-testid="account-row">
+              <td>
+                <Link to={accountPath(account.id, 'overview')} className="code">
+                  {account.id}
+                </Link>
+              </td>
+              <td>{account.name}</td>
+              <td>
+                <span className={`badge badge-${account.status}`}>{account.status}</span>
+              </td>
+              <td className="row-actions">
+                <Link to={accountPath(account.id, 'tokens')} className="button small secondary">
+                  Tokens
+                </Link>
+                {statusChanges[account.status].map(({ to, label }) => (
+                  <ConfirmButton
+                    key={to}
+                    className={to === 'closed' ? 'small danger' : 'small'}
+                    disabled={setStatus.isPending}
+                    question={
+                      to === 'closed'
+                        ? `Close account ${account.id} (${account.name}) for good?`
+                        : `${label} account ${account.id} (${account.name})?`
+                    }
+                    onConfirm={() => {
+                      setStatus.mutate({ account: account.id, status: to });
+                    }}
+                  >
+                    {label}
+                  </ConfirmButton>
+                ))}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+function CreateAccountForm() {
+  const create = useOperatorChange('create_account');
+  return (
+    <form
+      className="filters"
+      aria-label="Create account"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const form = event.currentTarget;
+        const field = formFields(form);
+        const profile: AccountProfile = {
+          name: field('name').trim(),
+          ...filledIn({
+            mobile: field('mobile'),
+            email: field('email'),
+            agent_name: field('agent_name'),
+            agent_number: field('agent_number'),
+            store_number: field('store_number'),
+          }),
+        };
+        create.mutate(profile, {
+          onSuccess: () => {
+            form.reset();
+          },
+        });
+      }}
+    >
+      <label>
+        Name
+        <input name="name" required />
+      </label>
+      <label>
+        Mobile
+        <input name="mobile" inputMode="numeric" />
+      </label>
+      <label>
+        Email
+        <input name="email" type="email" />
+      </label>
+      <label>
+        Agent name
+        <input name="agent_name" />
+      </label>
+      <label>
+        Agent number
+        <input name="agent_number" inputMode="numeric" />
+      </label>
+      <label>
+        Store number
+        <input name="store_number" inputMode="numeric" />
+      </label>
+      <div className="actions">
+        <ChangeButton type="submit" disabled={create.isPending}>
+          Create account
+        </ChangeButton>
+      </div>
+      {create.isSuccess && (
+        <p className="notice notice-success" role="status" data-testid="created-account">
+          Created account{' '}
+          <Link to={accountPath(create.data.account.id, 'overview')} className="code">
+            {create.data.account.id}
+          </Link>{' '}
+          ({create.data.account.name}).
+        </p>
+      )}
+      <ErrorNotice error={create.error} />
+    </form>
+  );
+}
+
+export function AccountsScreen() {
+  const [query, setQuery] = useState('');
+  const pages = useCursorPages();
+  const accounts = useOperatorRead(
+    'list_accounts',
+    { ...filledIn({ query }), ...(pages.cursor === undefined ? {} : { cursor: pages.cursor }) },
+    { keepPrevious: true },
+  );
+
+  return (
+    <>
+      <h1>Accounts</h1>
+      <form
+        className="filters"
+        role="search"
+        aria-label="Search accounts"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setQuery(formFields(event.currentTarget)('query'));
+          pages.first();
+        }}
+      >
+        <label className="wide">
+          Search accounts
+          <input name="query" type="search" placeholder="Account id or name" />
+        </label>
+        <div className="actions">
+          <button type="submit">Search</button>
+        </div>
+      </form>
+      <QueryResult query={accounts}>
+        {({ accounts: found, next_cursor }) => (
+          <>
+            <AccountsTable accounts={found} />
+            <Pager pages={pages} nextCursor={next_cursor} label="Account pages" />
+          </>
+        )}
+      </QueryResult>
+      <section aria-labelledby="create-account-heading">
+        <h2 id="create-account-heading">Create an account</h2>
+        <CreateAccountForm />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,99 @@
+// Every operator change, newest first: who did what to which target and when, with the state before
+// and after, filterable by who and by action.
+
+import { useState } from 'react';
+import { filledIn } from '../api/filter-values';
+import { useOperatorRead } from '../api/use-operator-function';
+import { formFields } from '../components/form-fields';
+import { Pager, useCursorPages } from '../components/pager';
+import { QueryResult } from '../components/query-result';
+import { formatInstant } from '../format/time';
+
+function JsonValue({ value }: { value: unknown }) {
+  if (value === null || value === undefined) return <span className="muted">–</span>;
+  return <pre className="json">{JSON.stringify(value, null, 2)}</pre>;
+}
+
+export function AuditLogScreen() {
+  const [filters, setFilters] = useState<{ actor?: string; action?: string }>({});
+  const pages = useCursorPages();
+  const audit = useOperatorRead(
+    'list_audit',
+    { ...filters, ...(pages.cursor === undefined ? {} : { cursor: pages.cursor }) },
+    { keepPrevious: true },
+  );
+
+  return (
+    <>
+      <h1>Audit log</h1>
+      <form
+        className="filters"
+        aria-label="Audit filters"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const field = formFields(event.currentTarget);
+          setFilters(filledIn({ actor: field('actor'), action: field('action') }));
+          pages.first();
+        }}
+        onReset={() => {
+          setFilters({});
+          pages.first();
+        }}
+      >
+        <label>
+          Who
+          <input name="actor" autoComplete="off" />
+        </label>
+        <label>
+          Action
+          <input name="action" autoComplete="off" />
+        </label>
+        <div className="actions">
+          <button type="submit">Apply filters</button>
+          <button type="reset" className="secondary">
+            Clear filters
+          </button>
+        </div>
+      </form>
+      <QueryResult query={audit}>
+        {({ records, next_cursor }) => (
+          <>
+            {records.length === 0 ? (
+              <p className="empty">No audit records.</p>
+            ) : (
+              <table data-testid="audit-table">
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">Who</th>
+                    <th scope="col">Action</th>
+                    <th scope="col">Target</th>
+                    <th scope="col">Before</th>
+                    <th scope="col">After</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {records.map((record) => (
+                    <tr key={record.id} data-testid="audit-row">
+                      <td className="nowrap">{formatInstant(record.at)}</td>
+                      <td>{record.actor}</td>
+                      <td className="code">{record.action}</td>
+                      <td className="code">{record.target}</td>
+                      <td>
+                        <JsonValue value={record.before} />
+                      </td>
+                      <td>
+                        <JsonValue value={record.after} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            <Pager pages={pages} nextCursor={next_cursor} label="Audit pages" />
+          </>
+        )}
+      </QueryResult>
+    </>
+  );
+}

@@ -1,0 +1,166 @@
+// Adding money to an account's channel. Small amounts apply at once; above the server's threshold the
+// funding waits for a second admin (maker-checker), so the same screen lists the requests waiting and
+// lets another admin approve or reject them.
+
+import type { FundingOutcome, FundingRequestView } from '../api/operator-function-types';
+import { useOperatorChange, useOperatorRead } from '../api/use-operator-function';
+import { useSession } from '../auth/session-context';
+import { ChangeButton } from '../components/change-button';
+import { ConfirmButton } from '../components/confirm-button';
+import { ErrorNotice } from '../components/error-notice';
+import { formFields } from '../components/form-fields';
+import { QueryResult } from '../components/query-result';
+import { formatMoney } from '../format/money';
+import { formatInstant } from '../format/time';
+
+const channelNames = { float: 'Agent Float', airtime: 'Airtime' } as const;
+
+function outcomeText(outcome: FundingOutcome): string {
+  if (outcome.state === 'applied')
+    return `Funding applied: ${channelNames[outcome.channel]} now has KES ${formatMoney(outcome.available)} available.`;
+  return `Funding is awaiting approval by another admin (request ${outcome.request.id}).`;
+}
+
+function FundForm() {
+  const fund = useOperatorChange('fund_channel');
+  return (
+    <form
+      className="filters"
+      aria-label="Fund a channel"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const form = event.currentTarget;
+        const field = formFields(form);
+        fund.mutate(
+          {
+            account: field('account').trim(),
+            channel: field('channel') === 'airtime' ? 'airtime' : 'float',
+            amount: field('amount').trim(),
+          },
+          {
+            onSuccess: () => {
+              form.reset();
+            },
+          },
+        );
+      }}
+    >
+      <label>
+        Account
+        <input name="account" required autoComplete="off" />
+      </label>
+      <label>
+        Channel
+        <select name="channel" defaultValue="float">
+          <option value="float">Agent Float</option>
+          <option value="airtime">Airtime</option>
+        </select>
+      </label>
+      <label>
+        Amount (KES, whole shillings)
+        <input name="amount" required inputMode="numeric" pattern="[0-9]+" />
+      </label>
+      <div className="actions">
+        <ChangeButton type="submit" disabled={fund.isPending}>
+          Fund
+        </ChangeButton>
+      </div>
+      {fund.isSuccess && (
+        <p className="notice notice-success" role="status" data-testid="funding-outcome">
+          {outcomeText(fund.data)}
+        </p>
+      )}
+      <ErrorNotice error={fund.error} />
+    </form>
+  );
+}
+
+function FundingRequestsTable({ requests }: { requests: readonly FundingRequestView[] }) {
+  const { user } = useSession();
+  const approve = useOperatorChange('approve_funding');
+  const reject = useOperatorChange('reject_funding');
+  if (requests.length === 0) return <p className="empty">No funding requests.</p>;
+  return (
+    <>
+      <ErrorNotice error={approve.error ?? reject.error} />
+      <table data-testid="funding-requests-table">
+        <thead>
+          <tr>
+            <th scope="col">Requested</th>
+            <th scope="col">Account</th>
+            <th scope="col">Channel</th>
+            <th scope="col" className="number">
+              Amount
+            </th>
+            <th scope="col">Requested by</th>
+            <th scope="col">State</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {requests.map((request) => {
+            // The server refuses it too; the button says so before anyone tries.
+            const own = request.requested_by === user.email;
+            return (
+              <tr key={request.id} data-testid="funding-request-row">
+                <td className="nowrap">{formatInstant(request.requested)}</td>
+                <td className="code">{request.account}</td>
+                <td>{channelNames[request.channel]}</td>
+                <td className="number">KES {formatMoney(request.amount)}</td>
+                <td>{request.requested_by}</td>
+                <td>
+                  <span className={`badge badge-${request.state}`}>{request.state.replaceAll('_', ' ')}</span>
+                </td>
+                <td className="row-actions">
+                  {request.state === 'awaiting_approval' && (
+                    <>
+                      <ChangeButton
+                        className="small"
+                        disabled={own || approve.isPending}
+                        title={own ? 'You asked for this funding: another admin approves it' : undefined}
+                        onClick={() => {
+                          approve.mutate({ request_id: request.id });
+                        }}
+                      >
+                        Approve
+                      </ChangeButton>
+                      <ConfirmButton
+                        className="small danger"
+                        disabled={reject.isPending}
+                        question={`Reject funding of KES ${formatMoney(request.amount)} to ${request.account}?`}
+                        onConfirm={() => {
+                          reject.mutate({ request_id: request.id });
+                        }}
+                      >
+                        Reject
+                      </ConfirmButton>
+                    </>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+export function FundingScreen() {
+  const requests = useOperatorRead('list_funding_requests', {});
+  return (
+    <>
+      <h1>Funding</h1>
+      <section aria-labelledby="fund-heading">
+        <h2 id="fund-heading">Fund a channel</h2>
+        <FundForm />
+      </section>
+      <section aria-labelledby="requests-heading">
+        <h2 id="requests-heading">Funding requests</h2>
+        <QueryResult query={requests}>
+          {({ requests: list }) => <FundingRequestsTable requests={list} />}
+        </QueryResult>
+      </section>
+    </>
+  );
+}
