@@ -19,6 +19,7 @@ import { airtimeRequest, balanceRequest, baselineRequest, floatRequest } from '.
 import { callbackCaseId, runCallbackCase } from './callback-case.js';
 import type { CaseResult } from './case-result.js';
 import { liveAirtimeCaseId, liveAirtimeCaseTitle, runLiveAirtimeCase } from './live-airtime-case.js';
+import { listingCaseId, listingCaseTitle, runListingCase } from './listing-case.js';
 import { describeMachine } from './machine.js';
 import { textNotes, textTable, textTargets, updateMarkdown, writeJsonReport } from './report.js';
 import type { BenchReport } from './report.js';
@@ -77,6 +78,7 @@ const allCaseIds = [
   largeSendCaseId,
   concurrentSendsCaseId,
   liveAirtimeCaseId,
+  listingCaseId,
 ];
 
 function selected(options: BenchOptions, id: string): boolean {
@@ -112,6 +114,10 @@ async function main(): Promise<void> {
   if (selected(options, liveAirtimeCaseId)) {
     process.stdout.write(`${liveAirtimeCaseId}: ${liveAirtimeCaseTitle} …\n`);
     results.push(await runLiveAirtimeCase(options));
+  }
+  if (selected(options, listingCaseId)) {
+    process.stdout.write(`${listingCaseId}: ${listingCaseTitle} …\n`);
+    results.push(await runListingCase(options));
   }
   const targets = checkTargets(results);
   const targetHeading = options.smoke

@@ -21,7 +21,7 @@ import { DEFAULT_TOLERANCE_SECONDS } from '@topup/signing';
  * declare const rawBody: Buffer, headers: Record<string, string>;
  * const event = parseCallback(rawBody, headers, process.env.TOPUP_CALLBACK_SECRET!);
  * const handled = await once(event, async () => {
- *   console.log('handle', event.transaction.reference);
+ *   console.log('handle', event.kind === 'test' ? 'a test' : event.transaction.reference);
  * });
  * if (!handled) console.log('a retry or replay of a callback already handled');
  * ```

@@ -1,8 +1,17 @@
-import { success, successMessages } from '@topup/envelope';
+import { failure, success, successMessages } from '@topup/envelope';
 import { afterEach, describe, expect, it } from 'vitest';
+import { GatewayError } from './api-errors.js';
 import { createClient } from './create-client.js';
 import type { ClientOptions, TopupClient } from './index.js';
-import { agentFloatData, airtimeData, balanceData, sendAirtimeData } from './testing/sample-data.js';
+import {
+  agentFloatData,
+  airtimeData,
+  balanceData,
+  sendAirtimeData,
+  statementData,
+  transactionsData,
+} from './testing/sample-data.js';
+import { rejectionOf } from './testing/rejection.js';
 import { envelopeReply, startScriptedServer } from './testing/scripted-server.js';
 import type { ScriptedServer } from './testing/scripted-server.js';
 
@@ -118,6 +127,14 @@ describe('createClient', () => {
       'list_callback_deliveries',
       (client) => client.listCallbackDeliveries({ status: 'failed' }),
     ],
+    [
+      'resendFailedCallbacks',
+      'resend_failed_callbacks',
+      (client) => client.resendFailedCallbacks({ since: '2025-11-21' }),
+    ],
+    ['sendTestCallback', 'send_test_callback', (client) => client.sendTestCallback({ endpoint_id: 'ep_1' })],
+    ['listTransactions', 'list_transactions', (client) => client.listTransactions()],
+    ['listStatement', 'list_statement', (client) => client.listStatement({ channel: 'Airtime' })],
   ];
 
   const operations = new Set<keyof TopupClient>(['sendAgentFloat', 'buyAirtime', 'sendAirtime']);
@@ -138,6 +155,100 @@ describe('createClient', () => {
       else expect(key).toBeUndefined();
     },
   );
+
+  it('sends listTransactions’ filters and resolves with the page and its next cursor', async () => {
+    const service = await serverAnswering(transactionsData(), successMessages.transactionsFound);
+    const result = await createClient({ baseUrl: service.url, token }).listTransactions({
+      type: 'Airtime',
+      state: 'completed',
+      from: '2025-11-01',
+      limit: 2,
+      cursor: undefined,
+    });
+    expect(service.requests[0]?.body).toBe(
+      '{"type":"Airtime","state":"completed","from":"2025-11-01","limit":2}',
+    );
+    expect(result.transactions).toStrictEqual(transactionsData().transactions);
+    expect(result.next_cursor).toBe(transactionsData().next_cursor);
+    expect(result.message).toBe('Transactions found');
+  });
+
+  it('sends listCallbackDeliveries’ filters and resolves with the page and its next cursor', async () => {
+    const page = { deliveries: [], next_cursor: 'WyJkIiwiMTc2MzcyMzEwOTEyMDAwMCIsImNiXzEiXQ' };
+    const service = await serverAnswering(page, successMessages.callbackDeliveriesFound);
+    const result = await createClient({ baseUrl: service.url, token }).listCallbackDeliveries({
+      endpoint_id: 'ep_1',
+      from: '2025-11-21T00:00:00Z',
+      limit: 100,
+      cursor: undefined,
+    });
+    expect(service.requests[0]?.body).toBe(
+      '{"endpoint_id":"ep_1","from":"2025-11-21T00:00:00Z","limit":100}',
+    );
+    expect(result).toMatchObject({ ...page, message: 'Callback deliveries found' });
+  });
+
+  it('resolves resendFailedCallbacks with what was queued again', async () => {
+    const resend = {
+      resend: { since: '2025-11-20T21:00:00.000Z', endpoint_id: '', queued: '3', more: 'false' },
+    };
+    const service = await serverAnswering(resend, successMessages.failedCallbacksResent);
+    const result = await createClient({ baseUrl: service.url, token }).resendFailedCallbacks({
+      since: '2025-11-21',
+    });
+    expect(service.requests[0]?.body).toBe('{"since":"2025-11-21"}');
+    expect(result).toMatchObject({ ...resend, message: 'Failed callbacks resent' });
+  });
+
+  it('resolves sendTestCallback with what the endpoint answered', async () => {
+    const test = {
+      test: {
+        endpoint_id: 'ep_1',
+        http_status: '200',
+        duration_ms: '12',
+        outcome: 'delivered',
+        response_excerpt: 'ok',
+        error: '',
+      },
+    };
+    const service = await serverAnswering(test, successMessages.testCallbackSent);
+    const result = await createClient({ baseUrl: service.url, token }).sendTestCallback({
+      endpoint_id: 'ep_1',
+    });
+    expect(result).toMatchObject({ ...test, message: 'Test callback sent' });
+  });
+
+  it('never sends a test callback again once the request may have arrived: it changes something', async () => {
+    server = await startScriptedServer(() => envelopeReply(failure('9000'), { status: 502 }));
+    const error = await rejectionOf(
+      createClient({ baseUrl: server.url, token, retries: 3 }).sendTestCallback({ endpoint_id: 'ep_1' }),
+    );
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('walks listStatement’s pages by passing each next cursor back', async () => {
+    const pages = [
+      { ...statementData(), next_cursor: 'WyJzIiwiNDA5NiJd' },
+      { ...statementData(), postings: [] },
+    ];
+    server = await startScriptedServer((_request, index) =>
+      envelopeReply(success(successMessages.statementFound, pages[index] ?? statementData())),
+    );
+    const client = createClient({ baseUrl: server.url, token });
+    let page = await client.listStatement({ channel: 'Agent Float', limit: 2 });
+    const seen = [...page.postings];
+    while (page.next_cursor !== '') {
+      page = await client.listStatement({ channel: 'Agent Float', limit: 2, cursor: page.next_cursor });
+      seen.push(...page.postings);
+    }
+    expect(server.requests.map((request) => request.body)).toStrictEqual([
+      '{"channel":"Agent Float","limit":2}',
+      '{"channel":"Agent Float","limit":2,"cursor":"WyJzIiwiNDA5NiJd"}',
+    ]);
+    expect(seen).toStrictEqual(statementData().postings);
+    expect(page.channel.balance).toBe('98500.00');
+  });
 
   it('sends sendAirtime’s recipients as a list in order and resolves with one transaction each', async () => {
     const service = await serverAnswering(sendAirtimeData(), successMessages.airtimeSendRequested);

@@ -11,9 +11,13 @@ import type {
   RemovedCallbackEndpointData,
   RequestFields,
   ResentCallbackData,
+  ResentFailedCallbacksData,
   RotatedCallbackSecretData,
+  SentTestCallbackData,
   FoundTransactionData,
   SendAirtimeData,
+  StatementData,
+  TransactionsData,
 } from '@topup/envelope';
 import type {
   AddCallbackEndpointInput,
@@ -22,11 +26,15 @@ import type {
   GetTransactionInput,
   ListCallbackDeliveriesInput,
   ListCallbackEndpointsInput,
+  ListStatementInput,
+  ListTransactionsInput,
   RemoveCallbackEndpointInput,
   ResendCallbackInput,
+  ResendFailedCallbacksInput,
   RotateCallbackSecretInput,
   SendAgentFloatInput,
   SendAirtimeInput,
+  SendTestCallbackInput,
 } from '@topup/validation';
 import { apiFunctions } from './api-functions.js';
 import type { ApiFunction } from './api-functions.js';
@@ -95,11 +103,43 @@ export interface TopupClient {
   ): Promise<TopupResult<RotatedCallbackSecretData>>;
   /** `resend_callback`: queues a transaction's callback again (to one endpoint, or to all). */
   resendCallback(input: ResendCallbackInput, options?: CallOptions): Promise<TopupResult<ResentCallbackData>>;
-  /** `list_callback_deliveries`: deliveries and their attempts, optionally filtered. */
+  /**
+   * `list_callback_deliveries`: a page of deliveries and their attempts, newest first, optionally
+   * filtered; pass the result's `next_cursor` as `cursor` for the next page (it is empty on the last one).
+   */
   listCallbackDeliveries(
     input?: ListCallbackDeliveriesInput,
     options?: CallOptions,
   ): Promise<TopupResult<CallbackDeliveriesData>>;
+  /**
+   * `resend_failed_callbacks`: queues every failed delivery since a time again (to one endpoint, or to
+   * all), each with a fresh retry schedule; at most 10,000 per call, `resend.more` saying whether more are left.
+   */
+  resendFailedCallbacks(
+    input: ResendFailedCallbacksInput,
+    options?: CallOptions,
+  ): Promise<TopupResult<ResentFailedCallbacksData>>;
+  /**
+   * `send_test_callback`: the service signs a test callback and POSTs it to the endpoint at once; the
+   * result says what the endpoint answered. Nothing is queued or retried.
+   */
+  sendTestCallback(
+    input: SendTestCallbackInput,
+    options?: CallOptions,
+  ): Promise<TopupResult<SentTestCallbackData>>;
+  /**
+   * `list_transactions`: a page of the account's transactions, newest first, optionally filtered; pass
+   * the result's `next_cursor` as `cursor` for the next page (it is empty on the last one).
+   */
+  listTransactions(
+    input?: ListTransactionsInput,
+    options?: CallOptions,
+  ): Promise<TopupResult<TransactionsData>>;
+  /**
+   * `list_statement`: a page of one channel's postings, newest first, each with the balance before and
+   * after it; pass the result's `next_cursor` as `cursor` for the next page.
+   */
+  listStatement(input: ListStatementInput, options?: CallOptions): Promise<TopupResult<StatementData>>;
 }
 
 /**
@@ -162,5 +202,11 @@ export function createClient(options: ClientOptions): TopupClient {
     resendCallback: (input, callOptions = {}) => request(apiFunctions.resendCallback, input, callOptions),
     listCallbackDeliveries: (input = {}, callOptions = {}) =>
       request(apiFunctions.listCallbackDeliveries, input, callOptions),
+    resendFailedCallbacks: (input, callOptions = {}) =>
+      request(apiFunctions.resendFailedCallbacks, input, callOptions),
+    sendTestCallback: (input, callOptions = {}) => request(apiFunctions.sendTestCallback, input, callOptions),
+    listTransactions: (input = {}, callOptions = {}) =>
+      request(apiFunctions.listTransactions, input, callOptions),
+    listStatement: (input, callOptions = {}) => request(apiFunctions.listStatement, input, callOptions),
   };
 }

@@ -11,8 +11,12 @@ export type {
   CallbackEndpointsData,
   RemovedCallbackEndpointData,
   ResentCallbackData,
+  ResentFailedCallbacksData,
   RotatedCallbackSecretData,
+  SentTestCallbackData,
 } from '@topup/envelope';
+// The data of the listing functions' results.
+export type { ListedTransaction, StatementData, StatementPosting, TransactionsData } from '@topup/envelope';
 export {
   GatewayError,
   InsufficientBalanceError,
@@ -34,6 +38,7 @@ export {
   type CancelledCallbackEvent,
   type CompletedCallbackEvent,
   type ParseCallbackOptions,
+  type TestCallbackEvent,
 } from './parse-callback.js';
 export { CallbackVerificationError, type CallbackRefusalReason } from './callback-verification-error.js';
 export { callbackAnswer, type CallbackAnswer } from './callback-answer.js';

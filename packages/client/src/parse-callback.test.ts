@@ -1,4 +1,4 @@
-import { cancellationCallback, encodeJson, encodeXml, failure, success } from '@topup/envelope';
+import { cancellationCallback, encodeJson, encodeXml, failure, success, testCallback } from '@topup/envelope';
 import type { WireMessage } from '@topup/envelope';
 import { createHash } from 'node:crypto';
 import { generateSecret, signCallback } from '@topup/signing';
@@ -52,11 +52,33 @@ describe('parseCallback', () => {
   it('returns a cancelled event carrying the full transaction data for a signed XML cancellation', () => {
     const { body, headers } = signed(floatCancelled, 'xml');
     const event = parseCallback(Buffer.from(body, 'utf8'), headers, [secret], { now });
-    expect(event.kind).toBe('cancelled');
+    if (event.kind !== 'cancelled') throw new Error(`Expected a cancelled event, received ${event.kind}.`);
     expect(event.message).toBe('Agent Float Cancelled');
     expect(event.errors).toStrictEqual(['provider refused the transfer']);
     expect(event.transaction.reference).toBe('TXCANCEL01');
     expect(event.data).toStrictEqual(agentFloatData('TXCANCEL01'));
+  });
+
+  it.each(['json', 'xml'] as const)(
+    'returns a test event, with no transaction, for a signed %s test callback',
+    (format) => {
+      const { body, headers } = signed(testCallback('ep_4KX2', new Date(now * 1000)), format);
+      expect(parseCallback(body, headers, secret, { now })).toStrictEqual({
+        kind: 'test',
+        id: 'cb_0123456789abcdefghij',
+        key: `sha256:${createHash('sha256').update(body).digest('hex')}`,
+        timestamp: now,
+        message: 'Test callback',
+        endpointId: 'ep_4KX2',
+      });
+    },
+  );
+
+  it('refuses a test callback that does not verify, like any other', () => {
+    const { body, headers } = signed(testCallback('ep_4KX2', new Date(now * 1000)), 'json', [
+      generateSecret(),
+    ]);
+    expect(() => parseCallback(body, headers, secret, { now })).toThrow(CallbackVerificationError);
   });
 
   it('reads the same event from the JSON and the XML form, each keyed by its own bytes', () => {
@@ -86,7 +108,7 @@ describe('parseCallback', () => {
     };
     const event = parseCallback(body, specOnly, secret, { now });
     expect(event.id).toBeUndefined();
-    expect(event.transaction.reference).toBe('TXDELIVER1');
+    expect(event).toMatchObject({ kind: 'completed', transaction: { reference: 'TXDELIVER1' } });
   });
 
   it('gives a replay with the webhook headers stripped the key of the original, so the handler refuses it', async () => {

@@ -1,7 +1,8 @@
 // Turning a received callback into a typed event: verify the signature over the raw bytes first (via
 // @topup/signing), only then read the body, JSON or XML by its first non-blank character. The service
 // sends a callback for each terminal state: completion (`SUCCESS`/`0000`) and cancellation
-// (`FAIL`/`8000`), both with the full transaction data.
+// (`FAIL`/`8000`), both with the full transaction data; and, when asked (`send_test_callback`), a test
+// callback, `SUCCESS`/`0000` with a `test` object in place of a transaction, which announces nothing.
 
 import { EnvelopeDecodeError } from '@topup/envelope';
 import type { AgentFloatData, AirtimeCallbackData, Envelope, Payment, Transaction } from '@topup/envelope';
@@ -24,7 +25,7 @@ import { decodeEnvelopeBody } from './envelope-body.js';
  */
 export type CallbackData = AgentFloatData | (AirtimeCallbackData & { payment?: Payment });
 
-interface CallbackEventFields {
+interface SignedFields {
   /** The `webhook-id`, when the Standard Webhooks headers carried it. Not for de-duplication: see `key`. */
   readonly id: string | undefined;
   /**
@@ -35,12 +36,15 @@ interface CallbackEventFields {
   readonly key: string;
   /** Unix seconds of the signature (this delivery attempt). */
   readonly timestamp: number;
+  /** `status.message`, e.g. `Airtime delivered`, `Purchase Cancelled` or `Test callback`. */
+  readonly message: string;
+}
+
+interface CallbackEventFields extends SignedFields {
   /** `data.transaction`; correlate by its `reference`. */
   readonly transaction: Transaction;
   /** The transaction data (`sender`, `recipient`, `transaction`, `messaging`, `channel`, …). */
   readonly data: CallbackData;
-  /** `status.message`, e.g. `Airtime delivered` or `Purchase Cancelled`. */
-  readonly message: string;
   /** `data.errors`: empty on completion, the reason on cancellation. */
   readonly errors: readonly string[];
 }
@@ -78,7 +82,27 @@ export interface CancelledCallbackEvent extends CallbackEventFields {
 }
 
 /**
- * A verified callback: `kind` says whether the transaction completed or was cancelled.
+ * A test callback, which `send_test_callback` has the service send to check that the endpoint receives
+ * and verifies callbacks. It carries no transaction and announces nothing: answer it, act on nothing.
+ *
+ * @example
+ * ```ts
+ * import type { TestCallbackEvent } from '@topup/client';
+ *
+ * function onTest(event: TestCallbackEvent): void {
+ *   console.log(`test callback to ${event.endpointId} verified`);
+ * }
+ * ```
+ */
+export interface TestCallbackEvent extends SignedFields {
+  readonly kind: 'test';
+  /** The endpoint it was sent to (`data.test.endpoint_id`). */
+  readonly endpointId: string;
+}
+
+/**
+ * A verified callback: `kind` says whether the transaction completed or was cancelled, or that it is a
+ * test, which carries no transaction.
  *
  * @example
  * ```ts
@@ -86,6 +110,7 @@ export interface CancelledCallbackEvent extends CallbackEventFields {
  *
  * const seen = new Set<string>();
  * function handle(event: CallbackEvent): void {
+ *   if (event.kind === 'test') return; // from send_test_callback: nothing to act on
  *   if (seen.has(event.key)) return; // a retry, or a replay, of a callback already handled
  *   seen.add(event.key);
  *   if (event.kind === 'completed') console.log('done', event.transaction.reference);
@@ -93,7 +118,7 @@ export interface CancelledCallbackEvent extends CallbackEventFields {
  * }
  * ```
  */
-export type CallbackEvent = CompletedCallbackEvent | CancelledCallbackEvent;
+export type CallbackEvent = CompletedCallbackEvent | CancelledCallbackEvent | TestCallbackEvent;
 
 /**
  * Clock settings of `parseCallback`, for tests and for receivers with a known clock skew.
@@ -119,7 +144,7 @@ export interface ParseCallbackOptions {
  * re-serialised JSON); `headers` may be node's `req.headers`, a Fetch `Headers` or a plain object;
  * `secrets` is the endpoint's secret, or during a rotation both.
  * @throws CallbackVerificationError when the signature does not hold (`reason` says why) or the body
- *   is not a completion or cancellation callback (`malformed_body`).
+ *   is not a completion, cancellation or test callback (`malformed_body`).
  * @throws Error when a secret is not a `whsec_…` secret: a configuration error, not the request's fault.
  *
  * @example
@@ -168,18 +193,24 @@ export function parseCallback(
     );
   }
   const { errors, ...data } = envelope.data as { errors: string[] } & Record<string, unknown>;
+  const signed = {
+    id: verification.id,
+    key: verification.key,
+    timestamp: verification.timestamp,
+    message: status.message,
+  };
+  if (kind === 'completed' && isTest(data.test)) {
+    return { kind: 'test', ...signed, endpointId: data.test.endpoint_id };
+  }
   const transaction = data.transaction;
   if (!isTransaction(transaction)) {
     throw malformed('Expected data.transaction with a reference in the callback, received none.');
   }
   return {
     kind,
-    id: verification.id,
-    key: verification.key,
-    timestamp: verification.timestamp,
+    ...signed,
     transaction,
     data: data as unknown as CallbackData,
-    message: status.message,
     errors,
   };
 }
@@ -195,6 +226,15 @@ function envelopeOf(rawBody: string | Uint8Array): Envelope {
       throw malformed('Expected a UTF-8 body, received bytes that are not.', error);
     throw error;
   }
+}
+
+function isTest(value: unknown): value is { endpoint_id: string } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'endpoint_id' in value &&
+    typeof value.endpoint_id === 'string'
+  );
 }
 
 function isTransaction(value: unknown): value is Transaction {

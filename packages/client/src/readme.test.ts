@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cancellationCallback, encodeJson, success } from '@topup/envelope';
+import { cancellationCallback, encodeJson, success, testCallback } from '@topup/envelope';
 import { generateSecret, signCallback } from '@topup/signing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { callbackReceiver } from '../examples/callback-receiver.js';
@@ -137,6 +137,10 @@ describe('README', () => {
     outcomes.set('TXHANDLED01', { kind: 'completed', detail: 'settled' });
     await handleEvent(eventOf('cb_handled_1', completed));
     expect(outcomes.get('TXHANDLED01')).toStrictEqual({ kind: 'completed', detail: 'settled' });
+    // A test callback records nothing.
+    const recorded = outcomes.size;
+    await handleEvent(eventOf('test_handled', encodeJson(testCallback('ep_4KX2', new Date()))));
+    expect(outcomes.size).toBe(recorded);
   });
 
   type StartReceiver = (
@@ -193,9 +197,13 @@ describe('README', () => {
         expect(taken.status).toBe(200);
         expect(taken.headers.get('content-type')).toBe('text/xml; charset=utf-8');
         expect(await taken.text()).toContain('<message>Callback processed</message>');
-        expect(events.map((event) => [event.kind, event.id, event.transaction.reference])).toStrictEqual([
-          ['completed', 'cb_readme', 'TXREADME01'],
-        ]);
+        expect(
+          events.map((event) => [
+            event.kind,
+            event.id,
+            event.kind === 'test' ? '' : event.transaction.reference,
+          ]),
+        ).toStrictEqual([['completed', 'cb_readme', 'TXREADME01']]);
 
         const forged = signCallback({ secrets: [generateSecret()], id: 'cb_forged', timestamp, body });
         const refused = await fetch(url, {
@@ -247,7 +255,7 @@ describe('README', () => {
           body,
         });
         expect(taken.status).toBe(200);
-        expect(events.map((event) => event.transaction.reference)).toStrictEqual(['TXAFTER413']);
+        expect(events).toMatchObject([{ kind: 'completed', transaction: { reference: 'TXAFTER413' } }]);
       } finally {
         receiver.closeAllConnections();
         await new Promise<void>((resolve) => {

@@ -4,7 +4,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidParametersError } from './api-errors.js';
 import { createClient } from './create-client.js';
 import { rejectionOf } from './testing/rejection.js';
-import { airtimeData, balanceData, sendAirtimeData } from './testing/sample-data.js';
+import {
+  airtimeData,
+  balanceData,
+  sendAirtimeData,
+  statementData,
+  transactionsData,
+} from './testing/sample-data.js';
 import { envelopeReply, startScriptedServer } from './testing/scripted-server.js';
 import type { ScriptedServer } from './testing/scripted-server.js';
 
@@ -132,6 +138,69 @@ describe('XML mode', () => {
     });
     expect(result.transactions).toStrictEqual([first]);
     expect(result.transactions[0]?.errors).toStrictEqual([]);
+  });
+
+  it('reads a list_transactions page, each entry with its own transaction object, as JSON mode does', async () => {
+    const server = await negotiatingServer(success('Transactions found', transactionsData()));
+    const input = { type: 'Airtime', limit: '2' } as const;
+    const asJson = await createClient({ baseUrl: server.url, token }).listTransactions(input);
+    const asXml = await createClient({ baseUrl: server.url, token, format: 'xml' }).listTransactions(input);
+    expect(server.requests[1]?.body).toBe(
+      '<?xml version="1.0" encoding="utf-8"?><xml><type>Airtime</type><limit>2</limit></xml>',
+    );
+    expect(asXml).toStrictEqual(asJson);
+    expect(asXml.transactions).toStrictEqual(transactionsData().transactions);
+    expect(asXml.next_cursor).toBe(transactionsData().next_cursor);
+  });
+
+  it('reads a list_statement page’s postings and channel as JSON mode does', async () => {
+    const server = await negotiatingServer(success('Statement found', statementData()));
+    const input = { channel: 'Agent Float' } as const;
+    const asJson = await createClient({ baseUrl: server.url, token }).listStatement(input);
+    const asXml = await createClient({ baseUrl: server.url, token, format: 'xml' }).listStatement(input);
+    expect(asXml).toStrictEqual(asJson);
+    expect(asXml.postings).toStrictEqual(statementData().postings);
+    expect(asXml.channel.balance).toBe('98500.00');
+    expect(asXml.next_cursor).toBe('');
+  });
+
+  it('reads the callback functions’ new answers as JSON mode does: a deliveries page, a resend, a test', async () => {
+    const answers = [
+      success('Callback deliveries found', { deliveries: [], next_cursor: 'WyJkIiwiMSIsImNiXzEiXQ' }),
+      success('Failed callbacks resent', {
+        resend: { since: '2025-11-20T21:00:00.000Z', endpoint_id: 'ep_1', queued: '2', more: 'true' },
+      }),
+      success('Test callback sent', {
+        test: {
+          endpoint_id: 'ep_1',
+          http_status: '',
+          duration_ms: '15000',
+          outcome: 'failed',
+          response_excerpt: '',
+          error: 'no complete answer within 15000 ms',
+        },
+      }),
+    ] as const;
+    const [deliveries, resend, test] = await Promise.all(answers.map((answer) => negotiatingServer(answer)));
+    const both = async <T>(url: string, call: (client: ReturnType<typeof createClient>) => Promise<T>) => {
+      const asJson = await call(createClient({ baseUrl: url, token }));
+      const asXml = await call(createClient({ baseUrl: url, token, format: 'xml' }));
+      expect(asXml).toStrictEqual(asJson);
+      return asXml;
+    };
+    const page = await both(deliveries?.url ?? '', (client) =>
+      client.listCallbackDeliveries({ status: 'failed', limit: 1 }),
+    );
+    expect(page).toMatchObject({ deliveries: [], next_cursor: 'WyJkIiwiMSIsImNiXzEiXQ' });
+    expect(deliveries?.requests[1]?.body).toBe(
+      '<?xml version="1.0" encoding="utf-8"?><xml><status>failed</status><limit>1</limit></xml>',
+    );
+    const resent = await both(resend?.url ?? '', (client) =>
+      client.resendFailedCallbacks({ since: '2025-11-21', endpoint_id: 'ep_1' }),
+    );
+    expect(resent.resend).toStrictEqual(answers[1].data.resend);
+    const tested = await both(test?.url ?? '', (client) => client.sendTestCallback({ endpoint_id: 'ep_1' }));
+    expect(tested.test).toStrictEqual(answers[2].data.test);
   });
 
   it('throws the same typed error with the errors list', async () => {

@@ -621,16 +621,183 @@ export interface ResentCallbackData {
 }
 
 /**
- * The `data` of a successful `list_callback_deliveries`: deliveries, each with every attempt.
+ * The `data` of a successful `list_callback_deliveries`: one page of deliveries, newest first, each with
+ * every attempt, and the `cursor` of the next page (empty on the last one).
  *
  * @example
  * ```ts
  * import { success, successMessages, type CallbackDeliveriesData } from '@topup/envelope';
  *
- * const data: CallbackDeliveriesData = { deliveries: [] };
- * success(successMessages.callbackDeliveriesFound, data).data; // { errors: [], deliveries: [] }
+ * const data: CallbackDeliveriesData = { deliveries: [], next_cursor: '' };
+ * success(successMessages.callbackDeliveriesFound, data).data; // { errors: [], deliveries: [], next_cursor: '' }
  * ```
  */
 export interface CallbackDeliveriesData {
   deliveries: CallbackDeliveryView[];
+  /** Send it as `cursor` for the page after this one; empty when there is none. */
+  next_cursor: string;
+}
+
+/**
+ * The `data` of a successful `resend_failed_callbacks`: the `since` it was asked for (ISO 8601 in UTC),
+ * the endpoint (empty for all), how many failed deliveries were queued again (a digit string), and whether
+ * more were left for another call (`"true"` or `"false"`: one call queues at most 10,000).
+ *
+ * @example
+ * ```ts
+ * import { success, successMessages, type ResentFailedCallbacksData } from '@topup/envelope';
+ *
+ * const data: ResentFailedCallbacksData = {
+ *   resend: { since: '2025-11-20T21:00:00.000Z', endpoint_id: '', queued: '12', more: 'false' },
+ * };
+ * success(successMessages.failedCallbacksResent, data);
+ * ```
+ */
+export interface ResentFailedCallbacksData {
+  resend: { since: string; endpoint_id: string; queued: string; more: string };
+}
+
+/**
+ * The `data` of a successful `send_test_callback`: what the endpoint answered a signed test callback.
+ * `outcome` is `delivered` for a 2xx answer and `failed` otherwise; `http_status` is empty when no answer
+ * came, and `error` then says why. As in `list_callback_deliveries`, a receiver that is not public shows
+ * its status only, never what it answered.
+ *
+ * @example
+ * ```ts
+ * import { success, successMessages, type SentTestCallbackData } from '@topup/envelope';
+ *
+ * const data: SentTestCallbackData = {
+ *   test: {
+ *     endpoint_id: 'ep_4KX2',
+ *     http_status: '200',
+ *     duration_ms: '84',
+ *     outcome: 'delivered',
+ *     response_excerpt: '{"status":{"type":"SUCCESS","code":"0000","message":"Callback processed"}}',
+ *     error: '',
+ *   },
+ * };
+ * success(successMessages.testCallbackSent, data);
+ * ```
+ */
+export interface SentTestCallbackData {
+  test: {
+    endpoint_id: string;
+    /** Empty when no answer came (a timeout or a network failure: see `error`). */
+    http_status: string;
+    duration_ms: string;
+    outcome: 'delivered' | 'failed';
+    /** The first 20 KB of a public receiver's answer; characters XML cannot carry are shown as U+FFFD. */
+    response_excerpt: string;
+    /** Why no usable answer came (timeout, refused connection, URL refused by policy); empty otherwise. */
+    error: string;
+  };
+}
+
+/**
+ * The `data` of a test callback, the body `send_test_callback` signs and sends: `SUCCESS`/`0000` with the
+ * message `Test callback`, and a `test` object (the endpoint and when it was sent) where a real callback
+ * has its transaction. It announces nothing: a receiver answers it like any callback and acts on nothing.
+ *
+ * @example
+ * ```ts
+ * import { testCallback, type TestCallbackData } from '@topup/envelope';
+ *
+ * const data: TestCallbackData = { test: { endpoint_id: 'ep_4KX2', sent: '2025-11-21T11:05:09.120Z' } };
+ * testCallback(data.test.endpoint_id, new Date(data.test.sent)).data; // { errors: [], test: { … } }
+ * ```
+ */
+export interface TestCallbackData {
+  test: { endpoint_id: string; sent: string };
+}
+
+/**
+ * One transaction as `list_transactions` shows it: the `transaction`, `recipient` and `payment` objects
+ * of its `get_transaction` answer (`payment` only for a purchase, which has a payer).
+ *
+ * @example
+ * ```ts
+ * import type { ListedTransaction } from '@topup/envelope';
+ *
+ * function payerOf(entry: ListedTransaction): string {
+ *   return entry.payment?.mobile ?? '';
+ * }
+ * ```
+ */
+export interface ListedTransaction {
+  transaction: Transaction;
+  /** An agent (with its numbers) for agent float, a person for airtime. */
+  recipient: AgentParty | Party;
+  payment?: Payment;
+}
+
+/**
+ * The `data` of a successful `list_transactions`: a page of the caller's transactions, newest first, and
+ * the `cursor` of the next page, empty when there is none.
+ *
+ * @example
+ * ```ts
+ * import { success, successMessages, type TransactionsData } from '@topup/envelope';
+ *
+ * const data: TransactionsData = { transactions: [], next_cursor: '' };
+ * success(successMessages.transactionsFound, data).data; // { errors: [], transactions: [], next_cursor: '' }
+ * ```
+ */
+export interface TransactionsData {
+  transactions: ListedTransaction[];
+  next_cursor: string;
+}
+
+/**
+ * One posting of a channel, as `list_statement` shows it: the transfer's `id`, its `date` (as
+ * `transaction.date` is written), the transaction's `reference` (empty for funding), its `purpose`
+ * (`funding`, `float`, `airtime_payout`, `airtime_commission`, …), and the `amount` from the channel's
+ * side with the posted balance before and after it, all with two decimals (`"-1500.00"` left the
+ * channel).
+ *
+ * @example
+ * ```ts
+ * import type { StatementPosting } from '@topup/envelope';
+ *
+ * const posting: StatementPosting = {
+ *   id: '4096',
+ *   date: '2025-11-21 14:05:10',
+ *   reference: 'TXF7K2M9QA',
+ *   purpose: 'float',
+ *   amount: '-1500.00',
+ *   balance_before: '100000.00',
+ *   balance_after: '98500.00',
+ * };
+ * ```
+ */
+export interface StatementPosting {
+  id: string;
+  date: string;
+  reference: string;
+  purpose: string;
+  amount: string;
+  balance_before: string;
+  balance_after: string;
+}
+
+/**
+ * The `data` of a successful `list_statement`: the channel as `get_balance` shows it, a page of its
+ * postings, newest first, and the `cursor` of the next page, empty when there is none.
+ *
+ * @example
+ * ```ts
+ * import { success, successMessages, type StatementData } from '@topup/envelope';
+ *
+ * const data: StatementData = {
+ *   channel: { type: 'Agent Float', currency: 'KES', balance: '98500.00' },
+ *   postings: [],
+ *   next_cursor: '',
+ * };
+ * success(successMessages.statementFound, data);
+ * ```
+ */
+export interface StatementData {
+  channel: Channel;
+  postings: StatementPosting[];
+  next_cursor: string;
 }

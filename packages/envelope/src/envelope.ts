@@ -12,6 +12,7 @@ import {
   type StatusCode,
   type StatusType,
 } from './status-codes.js';
+import type { TestCallbackData } from './data.js';
 
 /**
  * The status block every message starts with: `SUCCESS`/`0000` or `FAIL` with its failure code.
@@ -277,6 +278,23 @@ export function cancellationCallback<D extends object>(
     status: { type: 'FAIL', code: '8000', message: failureMessage('8000', operation) },
     data: { errors: [...errors], ...data },
   };
+}
+
+/**
+ * The test callback `send_test_callback` sends to an endpoint: `SUCCESS`/`0000`/`Test callback`, with the
+ * endpoint's id and the time it was sent (ISO 8601, UTC) in `data.test`, and no transaction.
+ *
+ * @example
+ * ```ts
+ * import { encodeJson, testCallback } from '@topup/envelope';
+ *
+ * encodeJson(testCallback('ep_4KX2', new Date('2025-11-21T11:05:09.120Z'))); // '{"status":{"type":"SUCCESS","code":"0000","message":"Test callback"},"data":{"errors":[],"test":{"endpoint_id":"ep_4KX2","sent":"2025-11-21T11:05:09.120Z"}}}'
+ * ```
+ */
+export function testCallback(endpointId: string, sent: Date): SuccessEnvelope<TestCallbackData> {
+  return success(successMessages.testCallback, {
+    test: { endpoint_id: endpointId, sent: sent.toISOString() },
+  });
 }
 
 /**

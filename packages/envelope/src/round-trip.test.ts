@@ -23,7 +23,18 @@ const xmlText = fc.string({ unit: fc.oneof(markup, anyCodePoint.filter(isXmlChar
 
 // Names the shape rules give a meaning to (lists, channels, balances) are generated on purpose below.
 // The XML reader refuses element names that could pollute prototypes, so those are no field names either.
-const reserved = new Set(['errors', 'channels', 'endpoints', 'deliveries', 'attempts', 'channel', 'balance']);
+const reserved = new Set([
+  'errors',
+  'channels',
+  'endpoints',
+  'deliveries',
+  'attempts',
+  'legs',
+  'recipients',
+  'postings',
+  'channel',
+  'balance',
+]);
 const refusedByReader = new Set(['__proto__', 'constructor', 'prototype']);
 const fieldName = fc
   .stringMatching(/^[a-z_][a-z0-9_]{0,9}$/)

@@ -101,6 +101,11 @@ export const successMessages = {
   callbackSecretRotated: 'Callback secret rotated',
   callbackResent: 'Callback resent',
   callbackDeliveriesFound: 'Callback deliveries found',
+  failedCallbacksResent: 'Failed callbacks resent',
+  testCallbackSent: 'Test callback sent',
+  testCallback: 'Test callback',
+  transactionsFound: 'Transactions found',
+  statementFound: 'Statement found',
 } as const;
 
 /**

@@ -11,6 +11,7 @@ const entryNames: Readonly<Record<string, string>> = {
   legs: 'leg',
   recipients: 'recipient',
   transactions: 'transaction',
+  postings: 'posting',
 };
 
 /** The element name of one entry of the list under `key`, or undefined when `key` is not a list. */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Account } from './accounts.js';
-import { outboxChannel } from './callback-outbox.js';
+import { outboxChannel, type DeliveryFilter } from './callback-outbox.js';
 import { createLedger, type Ledger } from './ledger.js';
 import { airtimeRequest, floatRequest, referenceOf } from './testing/requests.js';
 import { openTestStore, testStoreKinds, type TestStore } from './testing/stores.js';
@@ -627,6 +627,277 @@ describe.each(testStoreKinds())('the callback outbox on %s', (kind) => {
       const reference = await completedFloat();
       await expect(ledger.resendCallbacks(other.id, reference)).resolves.toBe(0);
       await expect(ledger.listDeliveries(other.id, {})).resolves.toEqual([]);
+    });
+  });
+
+  /** Fails every due delivery, as a worker would after the schedule's last attempt. */
+  const failDue = async () => {
+    const claimed = await ledger.claimDeliveries({ workerId: 'w1', limit: 100, leaseMs: 60_000 });
+    for (const delivery of claimed) {
+      await ledger.recordDeliveryAttempt(delivery.id, {
+        workerId: 'w1',
+        httpStatus: 500,
+        durationMs: 1,
+        responseExcerpt: '',
+        outcome: 'failed',
+      });
+    }
+    return claimed.map((delivery) => delivery.id);
+  };
+
+  describe('listing a page at a time', () => {
+    /** Every delivery the account's pages show, following each page's cursor, and the pages' sizes. */
+    const everyPage = async (filter: Omit<DeliveryFilter, 'cursor'>) => {
+      const ids: string[] = [];
+      const sizes: number[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await ledger.listDeliveryPage(account.id, {
+          ...filter,
+          ...(cursor === undefined ? {} : { cursor }),
+        });
+        ids.push(...page.deliveries.map((delivery) => delivery.id));
+        sizes.push(page.deliveries.length);
+        cursor = page.nextCursor === '' ? undefined : page.nextCursor;
+      } while (cursor !== undefined);
+      return { ids, sizes };
+    };
+
+    it('shows every delivery once, newest first by time then id, a page at a time', async () => {
+      await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
+      await ledger.addCallbackEndpoint(account.id, { url: 'https://two.example', format: 'json' });
+      for (let minute = 0; minute < 4; minute += 1) {
+        clock = new Date(Date.parse('2025-11-21T11:00:00.000Z') + minute * 60_000);
+        await completedFloat();
+      }
+      // Two deliveries a microsecond apart within one millisecond: a cursor cut to milliseconds would
+      // skip or repeat one of them.
+      await test.store.query(
+        `UPDATE callback_deliveries SET created_at = created_at + interval '1 microsecond'
+         WHERE id = (SELECT max(id) FROM callback_deliveries WHERE account_id = $1)`,
+        [account.id],
+      );
+      const { rows } = await test.store.query<{ id: string }>(
+        `SELECT id FROM callback_deliveries WHERE account_id = $1 ORDER BY created_at DESC, id DESC`,
+        [account.id],
+      );
+      expect(rows).toHaveLength(8);
+
+      const paged = await everyPage({ limit: 3 });
+      expect(paged.ids).toEqual(rows.map((row) => row.id));
+      expect(paged.sizes).toEqual([3, 3, 2]);
+      const whole = await ledger.listDeliveryPage(account.id, { limit: 8 });
+      expect(whole.nextCursor).toBe('');
+      expect((await ledger.listDeliveryPage(account.id)).deliveries).toHaveLength(8);
+    });
+
+    it('narrows by endpoint, status, reference and creation time, and never shows another account’s', async () => {
+      const { endpoint: one } = await ledger.addCallbackEndpoint(account.id, {
+        url: 'https://one.example',
+        format: 'json',
+      });
+      const { endpoint: two } = await ledger.addCallbackEndpoint(account.id, {
+        url: 'https://two.example',
+        format: 'json',
+      });
+      const early = await completedFloat();
+      await failDue();
+      clock = new Date('2025-11-21T12:00:00.000Z');
+      const late = await completedFloat();
+      const other = await ledger.createAccount({ name: 'Other' });
+      await ledger.fund(other.id, 'float', 10_000_000n);
+      await ledger.addCallbackEndpoint(other.id, { url: 'https://other.example', format: 'json' });
+      await completedFloat(other.id);
+
+      const shown = async (filter: DeliveryFilter) =>
+        (await ledger.listDeliveryPage(account.id, filter)).deliveries.map(
+          (delivery) => `${delivery.reference} ${delivery.endpointId} ${delivery.status}`,
+        );
+      expect(await shown({ endpointId: one.id })).toEqual([
+        `${late} ${one.id} pending`,
+        `${early} ${one.id} failed`,
+      ]);
+      expect((await shown({ status: 'failed' })).sort()).toEqual(
+        [`${early} ${one.id} failed`, `${early} ${two.id} failed`].sort(),
+      );
+      expect(await shown({ reference: late, endpointId: two.id })).toEqual([`${late} ${two.id} pending`]);
+      // from is inclusive and to exclusive; without an offset a bound is Nairobi time (UTC+3).
+      expect(await shown({ from: '2025-11-21T12:00:00Z', endpointId: one.id })).toEqual([
+        `${late} ${one.id} pending`,
+      ]);
+      expect(await shown({ to: '2025-11-21T15:00:00', endpointId: one.id })).toEqual([
+        `${early} ${one.id} failed`,
+      ]);
+      expect(await shown({ from: '2025-11-22' })).toEqual([]);
+      expect(await shown({ endpointId: 'ep_other' })).toEqual([]);
+      const theirs = await ledger.listDeliveryPage(other.id, { limit: 1 });
+      expect(theirs.deliveries).toHaveLength(1);
+      expect(theirs.nextCursor).toBe('');
+      // A cursor naming another account's delivery only positions this account's listing.
+      const mine = await ledger.listDeliveryPage(account.id, { limit: 1 });
+      const after = await ledger.listDeliveryPage(other.id, { cursor: mine.nextCursor });
+      expect(
+        after.deliveries.every((delivery) => delivery.reference !== early && delivery.reference !== late),
+      ).toBe(true);
+    });
+
+    it('refuses a limit, bound or cursor it cannot read', async () => {
+      for (const filter of [{ limit: 0 }, { limit: 101 }, { from: 'yesterday' }, { cursor: 'nope' }]) {
+        await expect(ledger.listDeliveryPage(account.id, filter)).rejects.toMatchObject({
+          code: 'invalid_input',
+        });
+      }
+    });
+
+    it('reads a page as a range of the listing index, the cursor included', async () => {
+      await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
+      await completedFloat();
+      const { nextCursor } = await ledger.listDeliveryPage(account.id, { limit: 1 });
+      expect(nextCursor).toBe('');
+      const plan = await test.store.transaction(async (tx) => {
+        await tx.query('SET LOCAL enable_seqscan = off');
+        const { rows } = await tx.query<Record<string, string>>(
+          `EXPLAIN SELECT id FROM callback_deliveries
+           WHERE account_id = $1 AND (created_at, id) < ('epoch'::timestamptz + $2::bigint * interval '1 microsecond', $3)
+           ORDER BY created_at DESC, id DESC LIMIT 51`,
+          [account.id, '1763723109120453', 'cb_x'],
+        );
+        return rows.map((row) => Object.values(row).join('')).join('\n');
+      });
+      expect(plan).toContain('callback_deliveries_account_newest');
+      expect(plan).toMatch(/Index Cond: \(\(account_id = .*\) AND \(ROW\(created_at, id\) < ROW/);
+      expect(plan).not.toContain('Sort');
+    });
+  });
+
+  describe('resending failed deliveries', () => {
+    it('queues every failed delivery since a time again, oldest first, restarting its schedule', async () => {
+      const { endpoint } = await ledger.addCallbackEndpoint(account.id, {
+        url: 'https://one.example',
+        format: 'json',
+      });
+      const before = await completedFloat();
+      await failDue();
+      clock = new Date('2025-11-21T11:30:00.000Z');
+      const first = await completedFloat();
+      const second = await completedFloat();
+      const failed = await failDue();
+      clock = new Date('2025-11-21T11:40:00.000Z');
+      const delivered = await completedFloat();
+      const [claimed] = await ledger.claimDeliveries({ workerId: 'w1', limit: 1, leaseMs: 60_000 });
+      await ledger.recordDeliveryAttempt(claimed?.id ?? '', {
+        workerId: 'w1',
+        httpStatus: 200,
+        durationMs: 1,
+        responseExcerpt: '',
+        outcome: 'delivered',
+      });
+      const pending = await completedFloat();
+
+      // 14:30 in Nairobi is 11:30 UTC.
+      const resend = await ledger.resendFailedCallbacks(account.id, { since: '2025-11-21T14:30:00' });
+      expect(resend).toEqual({
+        kind: 'queued',
+        queued: 2,
+        more: false,
+        since: new Date('2025-11-21T11:30:00.000Z'),
+      });
+      const byReference = new Map(
+        (await ledger.listDeliveries(account.id, {})).map((delivery) => [delivery.reference, delivery]),
+      );
+      expect(byReference.get(before)).toMatchObject({ status: 'failed' });
+      expect(byReference.get(first)).toMatchObject({
+        status: 'pending',
+        attemptCount: 1,
+        nextAttemptAt: clock,
+      });
+      expect(byReference.get(delivered)).toMatchObject({ status: 'delivered' });
+      expect(byReference.get(pending)).toMatchObject({ status: 'pending', attemptCount: 0 });
+
+      const again = await ledger.claimDeliveries({ workerId: 'w2', limit: 10, leaseMs: 60_000 });
+      const resent = again.filter((delivery) => failed.includes(delivery.id));
+      expect(resent.map((delivery) => delivery.reference).sort()).toEqual([first, second].sort());
+      expect(resent.every((delivery) => delivery.attempts === 1 && delivery.attemptsInSchedule === 0)).toBe(
+        true,
+      );
+      expect(resent.every((delivery) => delivery.endpointId === endpoint.id)).toBe(true);
+    });
+
+    it('queues at most the limit per call, oldest first, saying when more are left', async () => {
+      await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
+      const references: string[] = [];
+      for (let minute = 0; minute < 3; minute += 1) {
+        clock = new Date(Date.parse('2025-11-21T11:00:00.000Z') + minute * 60_000);
+        references.push(await completedFloat());
+      }
+      await failDue();
+      const since = '2025-11-21T11:00:00Z';
+      await expect(ledger.resendFailedCallbacks(account.id, { since, limit: 2 })).resolves.toMatchObject({
+        queued: 2,
+        more: true,
+      });
+      const pending = await ledger.listDeliveries(account.id, { status: 'pending' });
+      expect(pending.map((delivery) => delivery.reference).sort()).toEqual(references.slice(0, 2).sort());
+      await expect(ledger.resendFailedCallbacks(account.id, { since, limit: 2 })).resolves.toMatchObject({
+        queued: 1,
+        more: false,
+      });
+      await expect(ledger.resendFailedCallbacks(account.id, { since, limit: 2 })).resolves.toMatchObject({
+        queued: 0,
+        more: false,
+      });
+    });
+
+    it('queues only to enabled endpoints of the account, or the one named', async () => {
+      const { endpoint: one } = await ledger.addCallbackEndpoint(account.id, {
+        url: 'https://one.example',
+        format: 'json',
+      });
+      const { endpoint: two } = await ledger.addCallbackEndpoint(account.id, {
+        url: 'https://two.example',
+        format: 'json',
+      });
+      await completedFloat();
+      await failDue();
+      const other = await ledger.createAccount({ name: 'Other' });
+      await ledger.fund(other.id, 'float', 10_000_000n);
+      const { endpoint: theirs } = await ledger.addCallbackEndpoint(other.id, {
+        url: 'https://other.example',
+        format: 'json',
+      });
+      await completedFloat(other.id);
+      await failDue();
+      const since = '2025-11-21';
+
+      await expect(
+        ledger.resendFailedCallbacks(account.id, { since, endpointId: theirs.id }),
+      ).resolves.toEqual({ kind: 'endpoint_not_found' });
+      await expect(
+        ledger.resendFailedCallbacks(account.id, { since, endpointId: one.id }),
+      ).resolves.toMatchObject({
+        queued: 1,
+      });
+      await ledger.removeCallbackEndpoint(account.id, two.id);
+      await expect(ledger.resendFailedCallbacks(account.id, { since, endpointId: two.id })).resolves.toEqual({
+        kind: 'endpoint_not_found',
+      });
+      // The removed endpoint's failed delivery stays failed, and the other account's is untouched.
+      await expect(ledger.resendFailedCallbacks(account.id, { since })).resolves.toMatchObject({ queued: 0 });
+      await expect(ledger.listDeliveries(other.id, { status: 'failed' })).resolves.toHaveLength(1);
+      await expect(ledger.resendFailedCallbacks(account.id, { since: 'soon' })).rejects.toMatchObject({
+        code: 'invalid_input',
+      });
+    });
+
+    it('wakes the workers when it queues something', async () => {
+      await ledger.addCallbackEndpoint(account.id, { url: 'https://one.example', format: 'json' });
+      await completedFloat();
+      await failDue();
+      const wakeups: string[] = [];
+      const unsubscribe = await test.store.listen(outboxChannel, (payload) => wakeups.push(payload));
+      await ledger.resendFailedCallbacks(account.id, { since: '2025-11-21' });
+      await waitFor(() => wakeups.length > 0);
+      await unsubscribe();
     });
   });
 });

@@ -1,14 +1,20 @@
 // The callback outbox: one delivery row per enabled endpoint, written in the same database transaction
 // as the state change it announces. Workers claim due rows with FOR UPDATE SKIP LOCKED and a lease, so
 // many can run at once without taking the same row; every attempt is recorded, and only the worker holding
-// a delivery's lease moves it on. A resend restarts the retry schedule, keeping the attempts made so far.
+// a delivery's lease moves it on. A resend, of one transaction's callback or of every failed delivery since
+// a time, restarts the retry schedule, keeping the attempts made so far. Callers read their deliveries a
+// page at a time, newest first, by keyset.
 
+import { decodeDeliveryCursor, encodeDeliveryCursor, readDateBound } from '@topup/validation';
 import { callbackEventOf, callbackPayload, type CallbackEvent } from './callback-payload.js';
 import type { CallbackFormat } from './callback-endpoints.js';
 import { newDeliveryId } from './ids.js';
 import type { ChannelBalance } from './ledger-accounts.js';
+import { LedgerError } from './ledger-error.js';
+import { dateRangeConditions, pageLimitOf, Parameters } from './listing-pages.js';
 import type { SqlStatement } from './sql-statement.js';
 import type { Queryable } from './store.js';
+import { instantOf } from './transaction-date.js';
 import type { TransactionRecord } from './transaction-record.js';
 
 /**
@@ -32,6 +38,9 @@ const excerptBytes = 20 * 1024;
 
 /** A cap on `listDeliveries`, newest first. */
 const listLimit = 500;
+
+/** Most failed deliveries one `resendFailedCallbacks` queues again, so one call is one bounded write. */
+export const failedResendLimit = 10_000;
 
 /**
  * Where a callback delivery stands: waiting for (another) attempt, delivered, or given up.
@@ -664,6 +673,7 @@ interface DeliveryRow {
   last_error: string;
   created_at: Date;
   delivered_at: Date | null;
+  created_micros: string;
 }
 
 interface AttemptRow {
@@ -677,19 +687,104 @@ interface AttemptRow {
   outcome: AttemptOutcome;
 }
 
-/** The account's deliveries (newest first, at most 500), each with every attempt, oldest first. */
-export async function listDeliveries(
+/**
+ * Which of a caller's deliveries `listDeliveryPage` shows: every field narrows the list, and `cursor` (a
+ * page's `nextCursor`) goes on after that page. `from` and `to` are ISO 8601 dates or date-times
+ * (`created_at >= from`, `< to`), in the ledger's time zone when they carry no offset. `limit` is 1 to
+ * 100, 50 by default.
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryFilter } from '@topup/ledger';
+ *
+ * const filter: DeliveryFilter = {
+ *   status: 'failed',
+ *   endpointId: 'ep_4KX2',
+ *   from: '2025-11-01T00:00:00Z',
+ *   limit: 100,
+ * };
+ * ```
+ */
+export interface DeliveryFilter {
+  reference?: string | undefined;
+  status?: DeliveryStatus | undefined;
+  endpointId?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+/**
+ * One page of `listDeliveryPage`: the deliveries, newest first, each with every attempt, and the cursor of
+ * the next page (empty when this is the last one).
+ *
+ * @example
+ * ```ts
+ * import { createLedger, openStore, type DeliveryPage } from '@topup/ledger';
+ *
+ * const ledger = createLedger(await openStore({ dataDir: 'memory://' }));
+ * const account = await ledger.createAccount({ name: 'Duka Supplies' });
+ * let page: DeliveryPage = await ledger.listDeliveryPage(account.id, { status: 'failed' });
+ * while (page.nextCursor !== '') {
+ *   page = await ledger.listDeliveryPage(account.id, { status: 'failed', cursor: page.nextCursor });
+ * }
+ * ```
+ */
+export interface DeliveryPage {
+  deliveries: DeliveryRecord[];
+  nextCursor: string;
+}
+
+/**
+ * The account's deliveries the filter admits, newest first by (created_at, id), at most `limit`, each with
+ * every attempt, oldest first. Read by keyset on callback_deliveries_account_newest: a page costs the rows
+ * from where the cursor points, never an OFFSET.
+ */
+async function deliveriesPage(
   db: Queryable,
   accountId: string,
-  filter: { reference?: string; status?: DeliveryStatus },
-): Promise<DeliveryRecord[]> {
+  filter: DeliveryFilter,
+  limit: number,
+  timeZone: string,
+): Promise<DeliveryPage> {
+  const parameters = new Parameters();
+  const conditions = [`account_id = ${parameters.add(accountId)}`];
+  if (filter.reference !== undefined) conditions.push(`reference = ${parameters.add(filter.reference)}`);
+  if (filter.status !== undefined) conditions.push(`status = ${parameters.add(filter.status)}`);
+  if (filter.endpointId !== undefined) conditions.push(`endpoint_id = ${parameters.add(filter.endpointId)}`);
+  conditions.push(...dateRangeConditions('created_at', filter, parameters, timeZone));
+  if (filter.cursor !== undefined) {
+    const position = decodeDeliveryCursor(filter.cursor);
+    if (position === undefined) {
+      throw new LedgerError(
+        'invalid_input',
+        `Expected a cursor of list_callback_deliveries, received ${filter.cursor}.`,
+      );
+    }
+    // Microseconds, as the row keeps them; a row comparison the index answers as one range.
+    const createdAt = `('epoch'::timestamptz + ${parameters.add(position.createdMicros)}::bigint * interval '1 microsecond')`;
+    conditions.push(`(created_at, id) < (${createdAt}, ${parameters.add(position.id)})`);
+  }
   const { rows } = await db.query<DeliveryRow>(
-    `SELECT id, endpoint_id, reference, event, status, attempts, next_attempt_at, last_error, created_at, delivered_at
-     FROM callback_deliveries
-     WHERE account_id = $1 AND ($2::text IS NULL OR reference = $2) AND ($3::text IS NULL OR status = $3)
-     ORDER BY created_at DESC, id LIMIT ${listLimit}`,
-    [accountId, filter.reference ?? null, filter.status ?? null],
+    `SELECT id, endpoint_id, reference, event, status, attempts, next_attempt_at, last_error, created_at, delivered_at,
+       (extract(epoch FROM created_at) * 1000000)::bigint::text AS created_micros
+     FROM callback_deliveries WHERE ${conditions.join(' AND ')}
+     ORDER BY created_at DESC, id DESC LIMIT ${parameters.add(limit + 1)}`,
+    parameters.values,
   );
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  return {
+    deliveries: await withAttempts(db, shown),
+    nextCursor:
+      rows.length > limit && last !== undefined
+        ? encodeDeliveryCursor({ createdMicros: last.created_micros, id: last.id })
+        : '',
+  };
+}
+
+async function withAttempts(db: Queryable, rows: readonly DeliveryRow[]): Promise<DeliveryRecord[]> {
   if (rows.length === 0) return [];
   const { rows: attemptRows } = await db.query<AttemptRow>(
     `SELECT delivery_id, worker_id, attempted_at, http_status, duration_ms, response_excerpt, error, outcome
@@ -723,4 +818,93 @@ export async function listDeliveries(
     deliveredAt: row.delivered_at ?? undefined,
     attempts: attempts.get(row.id) ?? [],
   }));
+}
+
+/** One page of the account's deliveries (`DeliveryFilter`); `invalid_input` for a bad limit, bound or cursor. */
+export function listDeliveryPage(
+  db: Queryable,
+  accountId: string,
+  filter: DeliveryFilter,
+  timeZone: string,
+): Promise<DeliveryPage> {
+  return deliveriesPage(db, accountId, filter, pageLimitOf(filter.limit), timeZone);
+}
+
+/** The account's deliveries (newest first, at most 500), each with every attempt, oldest first. */
+export async function listDeliveries(
+  db: Queryable,
+  accountId: string,
+  filter: { reference?: string; status?: DeliveryStatus },
+  timeZone: string,
+): Promise<DeliveryRecord[]> {
+  return (await deliveriesPage(db, accountId, filter, listLimit, timeZone)).deliveries;
+}
+
+/**
+ * What `resendFailedCallbacks` did: how many failed deliveries it queued again, whether failed ones were
+ * left for another call (past `failedResendLimit`), and the instant `since` named; or that the endpoint
+ * named is none of the account's enabled endpoints.
+ *
+ * @example
+ * ```ts
+ * import type { FailedCallbacksResend } from '@topup/ledger';
+ *
+ * function summary(resend: FailedCallbacksResend): string {
+ *   if (resend.kind === 'endpoint_not_found') return 'no such endpoint';
+ *   return `${resend.queued} queued since ${resend.since.toISOString()}${resend.more ? ', more left' : ''}`;
+ * }
+ * ```
+ */
+export type FailedCallbacksResend =
+  { kind: 'queued'; queued: number; more: boolean; since: Date } | { kind: 'endpoint_not_found' };
+
+/**
+ * Queues the account's failed deliveries created at or after `since` (an ISO 8601 date or date-time, in
+ * `timeZone` without an offset) again, oldest first and at most `limit`, to its enabled endpoints (or the
+ * one given) only: pending and due now, keeping their webhook-id and attempt history, with the retry
+ * schedule started again. A failed delivery holds no lease, so none is in flight. The endpoints are
+ * locked (shared) before the deliveries, the order removing an endpoint takes them in, so an endpoint
+ * removed meanwhile fails the deliveries queued here once this commits, as it does its other ones.
+ */
+export async function requeueFailedCallbacks(
+  tx: Queryable,
+  accountId: string,
+  options: { since: string; endpointId: string | undefined; limit: number },
+  now: Date,
+  timeZone: string,
+): Promise<FailedCallbacksResend> {
+  const bound = readDateBound(options.since);
+  if (bound === undefined) {
+    throw new LedgerError(
+      'invalid_input',
+      `Expected since as an ISO 8601 date or date-time, received ${JSON.stringify(options.since)}.`,
+    );
+  }
+  const since = instantOf(bound, timeZone);
+  const { rows: endpoints } = await tx.query<{ id: string }>(
+    `SELECT id FROM callback_endpoints
+     WHERE account_id = $1 AND enabled AND removed_at IS NULL AND ($2::text IS NULL OR id = $2)
+     ORDER BY id FOR SHARE`,
+    [accountId, options.endpointId ?? null],
+  );
+  if (options.endpointId !== undefined && endpoints.length === 0) return { kind: 'endpoint_not_found' };
+  if (endpoints.length === 0) return { kind: 'queued', queued: 0, more: false, since };
+  const { rows: failed } = await tx.query<{ id: string }>(
+    `SELECT id FROM callback_deliveries
+     WHERE account_id = $1 AND status = 'failed' AND created_at >= $2::timestamptz
+       AND endpoint_id = ANY($3::text[])
+     ORDER BY created_at, id LIMIT $4
+     FOR UPDATE`,
+    [accountId, since.toISOString(), endpoints.map((endpoint) => endpoint.id), options.limit + 1],
+  );
+  const chosen = failed.slice(0, options.limit).map((row) => row.id);
+  if (chosen.length === 0) return { kind: 'queued', queued: 0, more: false, since };
+  const { rows: queued } = await tx.query(
+    `UPDATE callback_deliveries SET status = 'pending', next_attempt_at = $2::timestamptz,
+       updated_at = $2::timestamptz, schedule_start = attempts, lease_owner = NULL, lease_until = NULL
+     WHERE id = ANY($1::text[]) AND status = 'failed'
+     RETURNING id`,
+    [chosen, now.toISOString()],
+  );
+  return { kind: 'queued', queued: queued.length, more: failed.length > options.limit, since };
 }

@@ -50,5 +50,6 @@ export type { UnappliedResolution } from './unapplied-resolutions.js';
 export type { VerifyReport } from './verify.js';
 export type { TransactionFilter, TransactionPage } from './transaction-listing.js';
 export type { Posting, StatementFilter, StatementPage } from './statement.js';
+export type { TransferPurpose } from './transfers.js';
 export { channelView, listedTransaction, sendAirtimeData, transactionData } from './transaction-view.js';
 export { formatMinor } from './money.js';

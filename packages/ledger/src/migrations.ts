@@ -322,6 +322,47 @@ const airtimeFromBalance: Migration = {
   ],
 };
 
+// The listings of the console and the API (`list_transactions`, `list_statement`) page by keyset on these,
+// never by OFFSET. A caller's transactions, newest first, are read backwards on (account_id, created_at,
+// reference) (0005 dropped the account index no query used; this one is used). Ascending, because new
+// entries then land at the end of their account's range, where B-tree page splits leave the old page full;
+// a descending index took every new entry at the front of the range, and its 50/50 splits left pages half
+// empty, 1.8 times the size for a busy account. A channel's postings, by the side of the posting the
+// channel is on, in id order, which is the order they were applied in: each index holds only posted
+// transfers (not the pending ones, which post or void later) and only callers' ledger accounts (ids from
+// 1000; the system accounts' millions of postings are never listed), so a posting adds one entry in all.
+// The amount lets a statement sum the postings newer than its page within the index, and the time lets a
+// date bound skip postings there too.
+const consoleListings: Migration = {
+  id: '0010_console_listings',
+  statements: [
+    `CREATE INDEX IF NOT EXISTS transactions_account_created
+      ON transactions (account_id, created_at, reference)`,
+    `CREATE INDEX IF NOT EXISTS transfers_posted_debits ON transfers (debit_account_id, id)
+      INCLUDE (amount, created_at) WHERE kind IN ('single', 'post') AND debit_account_id >= 1000`,
+    `CREATE INDEX IF NOT EXISTS transfers_posted_credits ON transfers (credit_account_id, id)
+      INCLUDE (amount, created_at) WHERE kind IN ('single', 'post') AND credit_account_id >= 1000`,
+  ],
+};
+
+// `list_callback_deliveries` pages a caller's deliveries newest first by keyset on (created_at, id), and
+// `resend_failed_callbacks` takes a caller's failed deliveries since a time, oldest first. Until now only
+// pending deliveries were indexed by account, so either read every delivery of the account and sorted
+// them. The listing index is ascending and read backwards, as 0010's transactions index is (a descending
+// one takes each new entry at the front of the account's range, and its page splits leave pages half
+// empty); it costs one entry per delivery, and one per attempt that moves it on, which is no heap-only
+// update anyway (the pending index's columns change). The failed one holds failed deliveries only, so a
+// resend reads those alone however many were delivered since.
+const deliveryListing: Migration = {
+  id: '0011_delivery_listing',
+  statements: [
+    `CREATE INDEX IF NOT EXISTS callback_deliveries_account_newest
+      ON callback_deliveries (account_id, created_at, id)`,
+    `CREATE INDEX IF NOT EXISTS callback_deliveries_account_failed
+      ON callback_deliveries (account_id, created_at, id) WHERE status = 'failed'`,
+  ],
+};
+
 /** Every migration, in the order they apply. */
 export const migrations: readonly Migration[] = [
   ledgerSchema,
@@ -332,4 +373,6 @@ export const migrations: readonly Migration[] = [
   fairClaims,
   transactionLegs,
   airtimeFromBalance,
+  consoleListings,
+  deliveryListing,
 ];

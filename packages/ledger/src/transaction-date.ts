@@ -1,4 +1,7 @@
-// `transaction.date`: the request time as `YYYY-MM-DD HH:MM:SS` in the service's time zone.
+// Dates in the service's time zone: `transaction.date`, the request time as `YYYY-MM-DD HH:MM:SS`, and
+// the instant a listing's `from` or `to` bound names when it is written without an offset.
+
+import type { DateBound } from '@topup/validation';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -45,4 +48,46 @@ export function formatTransactionDate(date: Date, timeZone: string): string {
   const text = `${year}-${month}-${day} ${hour}:${minute}:${seconds}`;
   lastFormatted.set(timeZone, { second, text });
   return text;
+}
+
+type WallClock = Omit<DateBound, 'offsetMinutes'>;
+
+// Date.UTC reads years 0 to 99 as 1900 to 1999; setUTCFullYear takes them as written.
+function utcOf(wall: WallClock): number {
+  const date = new Date(
+    Date.UTC(2000, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second, wall.millisecond),
+  );
+  date.setUTCFullYear(wall.year, wall.month - 1, wall.day);
+  return date.getTime();
+}
+
+// The zone's offset at `instant`, in milliseconds: the wall-clock time it shows then, read as UTC, minus
+// the instant.
+function zoneOffsetMs(instant: number, timeZone: string): number {
+  const whole = Math.floor(instant / 1000) * 1000;
+  const parts: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+  for (const part of formatterFor(timeZone).formatToParts(whole)) parts[part.type] = part.value;
+  const shown = (type: Intl.DateTimeFormatPartTypes) => Number(parts[type]);
+  const wall = utcOf({
+    year: shown('year'),
+    month: shown('month'),
+    day: shown('day'),
+    hour: shown('hour'),
+    minute: shown('minute'),
+    second: shown('second'),
+    millisecond: 0,
+  });
+  return wall - whole;
+}
+
+/**
+ * The instant a listing bound names: with an offset, that moment; without one, that wall-clock time in
+ * `timeZone`, its offset looked up twice so that a zone whose offset changes gets the one in force then
+ * (a time a daylight-saving change skips or repeats gets one of the offsets around it).
+ */
+export function instantOf(bound: DateBound, timeZone: string): Date {
+  const asUtc = utcOf(bound);
+  if (bound.offsetMinutes !== undefined) return new Date(asUtc - bound.offsetMinutes * 60_000);
+  const first = asUtc - zoneOffsetMs(asUtc, timeZone);
+  return new Date(asUtc - zoneOffsetMs(first, timeZone));
 }

@@ -5,6 +5,7 @@ import type {
   AgentParty,
   Carrier,
   Channel,
+  ListedTransaction,
   MoneyNetwork,
   Party,
   SendAirtimeData,
@@ -114,6 +115,34 @@ export function transactionDataFrom(
     messaging: { ...record.messaging },
     channel: channelView(channel),
   };
+}
+
+/**
+ * A transaction as `list_transactions` shows it: the `transaction`, `recipient` and (for a purchase, which
+ * has a payer) `payment` objects its `get_transaction` answer holds.
+ *
+ * @example
+ * ```ts
+ * import { createLedger, listedTransaction, openStore } from '@topup/ledger';
+ *
+ * const ledger = createLedger(await openStore({ dataDir: 'memory://' }));
+ * const account = await ledger.createAccount({ name: 'Duka Supplies' });
+ * const { transactions } = await ledger.listTransactions(account.id, { type: 'Airtime' });
+ * const entries = transactions.map(listedTransaction);
+ * ```
+ */
+export function listedTransaction(record: TransactionRecord): ListedTransaction {
+  if (record.type === 'Agent Float') {
+    return {
+      transaction: wireTransaction('Agent Float', record.network as MoneyNetwork, record),
+      recipient: { ...record.recipient },
+    };
+  }
+  const transaction = wireTransaction('Airtime', record.network as Carrier, record);
+  const recipient = party(record.recipient);
+  return record.payment === undefined
+    ? { transaction, recipient }
+    : { transaction, recipient, payment: { ...record.payment } };
 }
 
 /**

@@ -15,7 +15,18 @@ import type { Queryable } from './store.js';
 
 export type TransferKind = 'single' | 'pending' | 'post' | 'void';
 
-/** Why money moved, so that `verify` can check each transaction's resolution. */
+/**
+ * Why money moved, so that `verify` can check each transaction's resolution; a statement shows it as each
+ * posting's `purpose`.
+ *
+ * @example
+ * ```ts
+ * import type { Posting, TransferPurpose } from '@topup/ledger';
+ *
+ * const fromOutside: TransferPurpose = 'funding';
+ * const isFunding = (posting: Posting) => posting.purpose === fromOutside;
+ * ```
+ */
 export type TransferPurpose =
   'funding' | 'float' | 'airtime_collection' | 'airtime_payout' | 'airtime_commission' | 'airtime_refund';
 

@@ -24,6 +24,10 @@ const functionNames = [
   'rotate_callback_secret',
   'resend_callback',
   'list_callback_deliveries',
+  'list_transactions',
+  'list_statement',
+  'resend_failed_callbacks',
+  'send_test_callback',
 ] as const;
 
 describe('apiFunctions', () => {

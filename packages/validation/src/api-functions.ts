@@ -21,11 +21,21 @@ import {
   parseListCallbackEndpoints,
   parseRemoveCallbackEndpoint,
   parseResendCallback,
+  parseResendFailedCallbacks,
   parseRotateCallbackSecret,
+  parseSendTestCallback,
   removeCallbackEndpointSchema,
   resendCallbackSchema,
+  resendFailedCallbacksSchema,
   rotateCallbackSecretSchema,
+  sendTestCallbackSchema,
 } from './callback-requests.js';
+import {
+  listStatementSchema,
+  listTransactionsSchema,
+  parseListStatement,
+  parseListTransactions,
+} from './listing-requests.js';
 import type { ParseOptions, ValidationResult } from './request-parser.js';
 import { parseSendAgentFloat, sendAgentFloatSchema } from './send-agent-float.js';
 import { parseSendAirtime, sendAirtimeSchema } from './send-airtime.js';
@@ -169,6 +179,34 @@ export const operationCatalog = {
     kind: 'read',
     successMessage: successMessages.callbackDeliveriesFound,
     clientMethod: 'listCallbackDeliveries',
+  },
+  resend_failed_callbacks: {
+    parse: parseResendFailedCallbacks,
+    schema: resendFailedCallbacksSchema,
+    kind: 'change',
+    successMessage: successMessages.failedCallbacksResent,
+    clientMethod: 'resendFailedCallbacks',
+  },
+  send_test_callback: {
+    parse: parseSendTestCallback,
+    schema: sendTestCallbackSchema,
+    kind: 'change',
+    successMessage: successMessages.testCallbackSent,
+    clientMethod: 'sendTestCallback',
+  },
+  list_transactions: {
+    parse: parseListTransactions,
+    schema: listTransactionsSchema,
+    kind: 'read',
+    successMessage: successMessages.transactionsFound,
+    clientMethod: 'listTransactions',
+  },
+  list_statement: {
+    parse: parseListStatement,
+    schema: listStatementSchema,
+    kind: 'read',
+    successMessage: successMessages.statementFound,
+    clientMethod: 'listStatement',
   },
 } as const satisfies Record<string, OperationEntry>;
 

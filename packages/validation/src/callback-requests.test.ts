@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   parseAddCallbackEndpoint,
@@ -5,8 +6,16 @@ import {
   parseListCallbackEndpoints,
   parseRemoveCallbackEndpoint,
   parseResendCallback,
+  parseResendFailedCallbacks,
   parseRotateCallbackSecret,
+  parseSendTestCallback,
 } from './callback-requests.js';
+import {
+  decodeDeliveryCursor,
+  decodeTransactionCursor,
+  encodeDeliveryCursor,
+  encodeTransactionCursor,
+} from './listing-cursors.js';
 
 describe('parseAddCallbackEndpoint', () => {
   it('accepts an https URL and defaults the format to json', () => {
@@ -116,21 +125,127 @@ describe('parseResendCallback', () => {
 });
 
 describe('parseListCallbackDeliveries', () => {
-  it('accepts no filter at all', () => {
-    expect(parseListCallbackDeliveries({})).toEqual({ ok: true, value: {} });
+  it('accepts no filter at all, with a page of 50', () => {
+    expect(parseListCallbackDeliveries({})).toEqual({ ok: true, value: { limit: 50 } });
   });
 
   it.each(['pending', 'delivered', 'failed'])('accepts the status %s', (status) => {
     expect(parseListCallbackDeliveries({ reference: 'TX-1', status })).toEqual({
       ok: true,
-      value: { reference: 'TX-1', status },
+      value: { reference: 'TX-1', status, limit: 50 },
     });
+  });
+
+  it('accepts every filter, the bounds as sent and a cursor this service wrote', () => {
+    const cursor = encodeDeliveryCursor({ createdMicros: '1763723109120453', id: 'cb_7Qm2' });
+    expect(
+      parseListCallbackDeliveries({
+        endpoint_id: ' ep_1 ',
+        from: '2025-11-01',
+        to: '2025-11-21T11:05:09+03:00',
+        limit: '100',
+        cursor,
+      }),
+    ).toEqual({
+      ok: true,
+      value: { endpoint_id: 'ep_1', from: '2025-11-01', to: '2025-11-21T11:05:09+03:00', limit: 100, cursor },
+    });
+  });
+
+  it.each([0, 101, '1.5', -1, 'ten'])('rejects the limit %j', (limit) => {
+    expect(parseListCallbackDeliveries({ limit })).toEqual({ ok: false, errors: ["'limit is invalid'"] });
+  });
+
+  it.each(['yesterday', '2025-02-29', '2025-11-21T25:00:00Z', 20251121])('rejects the bound %j', (bound) => {
+    expect(parseListCallbackDeliveries({ from: bound, to: bound })).toEqual({
+      ok: false,
+      errors: ["'from is invalid'", "'to is invalid'"],
+    });
+  });
+
+  it.each([
+    'not a cursor',
+    encodeTransactionCursor({ createdMicros: '1763723109120453', reference: 'TX7Q2M9K4D' }),
+    'x'.repeat(513),
+    42,
+  ])('rejects the cursor %j, which this service did not write for deliveries', (cursor) => {
+    expect(parseListCallbackDeliveries({ cursor })).toEqual({ ok: false, errors: ["'cursor is invalid'"] });
+  });
+
+  it('treats a blank cursor as none, so the empty next_cursor of a last page starts again', () => {
+    expect(parseListCallbackDeliveries({ cursor: '' })).toEqual({ ok: true, value: { limit: 50 } });
   });
 
   it('rejects an unknown status and a reference that is not a string', () => {
     expect(parseListCallbackDeliveries({ status: 'done', reference: 1 })).toEqual({
       ok: false,
       errors: ["'reference is invalid'", "'status is invalid'"],
+    });
+  });
+});
+
+describe('delivery cursors', () => {
+  it('read back every delivery position they write, and no other listing’s', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10n ** 18n - 1n }).map(String),
+        fc.stringMatching(/^[\x21-\x7e]{1,100}$/),
+        (createdMicros, id) => {
+          const cursor = encodeDeliveryCursor({ createdMicros, id });
+          expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+          expect(decodeDeliveryCursor(cursor)).toStrictEqual({ createdMicros, id });
+          expect(decodeTransactionCursor(cursor)).toBeUndefined();
+        },
+      ),
+    );
+  });
+
+  it.each([
+    ['a time that is not microseconds', ['d', '1.5', 'cb_1']],
+    ['an empty id', ['d', '1', '']],
+    ['an id past 100 characters', ['d', '1', 'c'.repeat(101)]],
+    ['an id XML cannot carry', ['d', '1', 'cb\u0000']],
+    ['an extra value', ['d', '1', 'cb_1', 'more']],
+  ])('refuse a position with %s', (_case, values) => {
+    const text = Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');
+    expect(decodeDeliveryCursor(text)).toBeUndefined();
+  });
+});
+
+describe('parseResendFailedCallbacks', () => {
+  it('accepts since alone or with an endpoint id', () => {
+    expect(parseResendFailedCallbacks({ since: '2025-11-21' })).toEqual({
+      ok: true,
+      value: { since: '2025-11-21' },
+    });
+    expect(parseResendFailedCallbacks({ since: '2025-11-21T08:00:00Z', endpoint_id: 'ep_1' })).toEqual({
+      ok: true,
+      value: { since: '2025-11-21T08:00:00Z', endpoint_id: 'ep_1' },
+    });
+  });
+
+  it('requires since and checks both fields', () => {
+    expect(parseResendFailedCallbacks({ endpoint_id: 7 })).toEqual({
+      ok: false,
+      errors: ["'since is required.'", "'endpoint_id is invalid'"],
+    });
+    expect(parseResendFailedCallbacks({ since: '21/11/2025' })).toEqual({
+      ok: false,
+      errors: ["'since is invalid'"],
+    });
+  });
+});
+
+describe('parseSendTestCallback', () => {
+  it('accepts an endpoint id and requires one', () => {
+    expect(parseSendTestCallback({ endpoint_id: 'ep_1' })).toEqual({
+      ok: true,
+      value: { endpoint_id: 'ep_1' },
+    });
+    expect(parseSendTestCallback({})).toEqual({ ok: false, errors: ["'endpoint_id is required.'"] });
+    expect(parseSendTestCallback({ endpoint_id: [] })).toEqual({
+      ok: false,
+      errors: ["'endpoint_id is invalid'"],
     });
   });
 });

@@ -1,9 +1,18 @@
 // Requests of the callback functions (docs/architecture.md, Callbacks): managing endpoints, resending a
-// callback and listing deliveries. URL policy that depends on the mode (https only in live mode, no
-// private addresses) belongs to the server; here a URL only has to be absolute http(s).
+// callback or every failed one, sending a test callback and listing deliveries, a page at a time. URL
+// policy that depends on the mode (https only in live mode, no private addresses) belongs to the server;
+// here a URL only has to be absolute http(s).
 
 import { z } from 'zod';
-import { boundedText, callbackUrl, maxDescriptionLength, serviceIdentifier } from './field-schemas.js';
+import {
+  boundedText,
+  callbackUrl,
+  dateBoundText,
+  maxDescriptionLength,
+  pageLimit,
+  serviceIdentifier,
+} from './field-schemas.js';
+import { decodeDeliveryCursor, maxCursorLength } from './listing-cursors.js';
 import {
   defineRequest,
   fieldsAsRequest,
@@ -38,7 +47,7 @@ export type CallbackFormat = (typeof callbackFormats)[number];
  * import { parseListCallbackDeliveries, type CallbackDeliveryStatus } from '@topup/validation';
  *
  * const status: CallbackDeliveryStatus = 'failed';
- * parseListCallbackDeliveries({ status }); // { ok: true, value: { status: 'failed' } }
+ * parseListCallbackDeliveries({ status }); // { ok: true, value: { status: 'failed', limit: 50 } }
  * ```
  */
 export type CallbackDeliveryStatus = (typeof callbackDeliveryStatuses)[number];
@@ -82,7 +91,37 @@ const listCallbackDeliveriesDefinition = defineRequest(
       .enum(callbackDeliveryStatuses)
       .optional()
       .meta({ description: 'Only deliveries in this state' }),
+    endpoint_id: endpointId.optional().meta({ description: 'Only deliveries to this endpoint' }),
+    from: dateBoundText.optional().meta({
+      description: 'Only deliveries created at or after this ISO 8601 date or date-time',
+    }),
+    to: dateBoundText
+      .optional()
+      .meta({ description: 'Only deliveries created before this ISO 8601 date or date-time' }),
+    limit: pageLimit.meta({ description: 'Most deliveries in the page, 1 to 100 (default 50)' }),
+    cursor: z
+      .string()
+      .trim()
+      .max(maxCursorLength)
+      .refine((text) => decodeDeliveryCursor(text) !== undefined)
+      .optional()
+      .meta({ description: "The previous page's next_cursor, to read the page after it" }),
   }),
+  fieldsAsRequest,
+);
+
+const resendFailedCallbacksDefinition = defineRequest(
+  z.object({
+    since: dateBoundText.meta({
+      description: 'Resend the failed deliveries created at or after this ISO 8601 date or date-time',
+    }),
+    endpoint_id: endpointId.optional().meta({ description: 'Only the failed deliveries to this endpoint' }),
+  }),
+  fieldsAsRequest,
+);
+
+const sendTestCallbackDefinition = defineRequest(
+  z.object({ endpoint_id: endpointId.meta({ description: 'The endpoint to send a test callback to' }) }),
   fieldsAsRequest,
 );
 
@@ -98,6 +137,10 @@ export const rotateCallbackSecretSchema = requestSchema(rotateCallbackSecretDefi
 export const resendCallbackSchema = requestSchema(resendCallbackDefinition);
 /** Schema of a `list_callback_deliveries` request body. */
 export const listCallbackDeliveriesSchema = requestSchema(listCallbackDeliveriesDefinition);
+/** Schema of a `resend_failed_callbacks` request body. */
+export const resendFailedCallbacksSchema = requestSchema(resendFailedCallbacksDefinition);
+/** Schema of a `send_test_callback` request body. */
+export const sendTestCallbackSchema = requestSchema(sendTestCallbackDefinition);
 
 /**
  * A valid `add_callback_endpoint` request; `format` is always set (`json` by default).
@@ -220,7 +263,9 @@ export type ResendCallbackRequest = z.output<typeof resendCallbackSchema>;
  */
 export type ResendCallbackInput = z.input<typeof resendCallbackSchema>;
 /**
- * A valid `list_callback_deliveries` request: optional `reference` and `status` filters.
+ * A valid `list_callback_deliveries` request: its optional filters (`reference`, `status`, `endpoint_id`,
+ * the `from` and `to` bounds of the creation time as sent), the `cursor` of the previous page, and
+ * `limit` always set (50 by default).
  *
  * @example
  * ```ts
@@ -228,21 +273,69 @@ export type ResendCallbackInput = z.input<typeof resendCallbackSchema>;
  *
  * const result = parseListCallbackDeliveries({ reference: 'TX7Q2M9K4D', status: 'failed' });
  * const request: ListCallbackDeliveriesRequest | undefined = result.ok ? result.value : undefined;
- * request; // { reference: 'TX7Q2M9K4D', status: 'failed' }
+ * request; // { reference: 'TX7Q2M9K4D', status: 'failed', limit: 50 }
  * ```
  */
 export type ListCallbackDeliveriesRequest = z.output<typeof listCallbackDeliveriesSchema>;
 /**
- * What a caller may send to `list_callback_deliveries`.
+ * What a caller may send to `list_callback_deliveries`: every field is optional.
  *
  * @example
  * ```ts
  * import type { ListCallbackDeliveriesInput } from '@topup/validation';
  *
- * const body: ListCallbackDeliveriesInput = { reference: 'TX7Q2M9K4D', status: 'failed' };
+ * const body: ListCallbackDeliveriesInput = { status: 'failed', from: '2025-11-01T00:00:00Z', limit: 100 };
  * ```
  */
 export type ListCallbackDeliveriesInput = z.input<typeof listCallbackDeliveriesSchema>;
+/**
+ * A valid `resend_failed_callbacks` request: `since` as sent, and optionally one `endpoint_id`.
+ *
+ * @example
+ * ```ts
+ * import { parseResendFailedCallbacks, type ResendFailedCallbacksRequest } from '@topup/validation';
+ *
+ * const result = parseResendFailedCallbacks({ since: '2025-11-21T00:00:00Z', endpoint_id: 'ep_4KX2' });
+ * const request: ResendFailedCallbacksRequest | undefined = result.ok ? result.value : undefined;
+ * request; // { since: '2025-11-21T00:00:00Z', endpoint_id: 'ep_4KX2' }
+ * ```
+ */
+export type ResendFailedCallbacksRequest = z.output<typeof resendFailedCallbacksSchema>;
+/**
+ * What a caller may send to `resend_failed_callbacks`.
+ *
+ * @example
+ * ```ts
+ * import type { ResendFailedCallbacksInput } from '@topup/validation';
+ *
+ * const body: ResendFailedCallbacksInput = { since: '2025-11-21' };
+ * ```
+ */
+export type ResendFailedCallbacksInput = z.input<typeof resendFailedCallbacksSchema>;
+/**
+ * A valid `send_test_callback` request: the `endpoint_id` to send a test callback to.
+ *
+ * @example
+ * ```ts
+ * import { parseSendTestCallback, type SendTestCallbackRequest } from '@topup/validation';
+ *
+ * const result = parseSendTestCallback({ endpoint_id: 'ep_4KX2' });
+ * const request: SendTestCallbackRequest | undefined = result.ok ? result.value : undefined;
+ * request; // { endpoint_id: 'ep_4KX2' }
+ * ```
+ */
+export type SendTestCallbackRequest = z.output<typeof sendTestCallbackSchema>;
+/**
+ * What a caller may send to `send_test_callback`.
+ *
+ * @example
+ * ```ts
+ * import type { SendTestCallbackInput } from '@topup/validation';
+ *
+ * const body: SendTestCallbackInput = { endpoint_id: 'ep_4KX2' };
+ * ```
+ */
+export type SendTestCallbackInput = z.input<typeof sendTestCallbackSchema>;
 
 /**
  * Validates a decoded `add_callback_endpoint` body; `format` defaults to `json`.
@@ -334,14 +427,15 @@ export function parseResendCallback(
 }
 
 /**
- * Validates a decoded `list_callback_deliveries` body (`reference` and `status` optional filters).
+ * Validates a decoded `list_callback_deliveries` body: every filter optional, `limit` 1 to 100 (50 when
+ * absent), `cursor` a `next_cursor` this service wrote.
  *
  * @example
  * ```ts
  * import { parseListCallbackDeliveries } from '@topup/validation';
  *
- * parseListCallbackDeliveries({ status: 'failed' }); // { ok: true, value: { status: 'failed' } }
- * parseListCallbackDeliveries({ status: 'lost' }); // { ok: false, errors: ["'status is invalid'"] }
+ * parseListCallbackDeliveries({ status: 'failed' }); // { ok: true, value: { status: 'failed', limit: 50 } }
+ * parseListCallbackDeliveries({ status: 'lost', limit: 500 }); // { ok: false, errors: ["'status is invalid'", "'limit is invalid'"] }
  * ```
  */
 export function parseListCallbackDeliveries(
@@ -349,4 +443,41 @@ export function parseListCallbackDeliveries(
   options?: ParseOptions,
 ): ValidationResult<ListCallbackDeliveriesRequest> {
   return parseRequest(listCallbackDeliveriesDefinition, input, options);
+}
+
+/**
+ * Validates a decoded `resend_failed_callbacks` body (`since` required, `endpoint_id` optional).
+ *
+ * @example
+ * ```ts
+ * import { parseResendFailedCallbacks } from '@topup/validation';
+ *
+ * parseResendFailedCallbacks({ since: '2025-11-21' }); // { ok: true, value: { since: '2025-11-21' } }
+ * parseResendFailedCallbacks({ since: 'yesterday' }); // { ok: false, errors: ["'since is invalid'"] }
+ * parseResendFailedCallbacks({}); // { ok: false, errors: ["'since is required.'"] }
+ * ```
+ */
+export function parseResendFailedCallbacks(
+  input: unknown,
+  options?: ParseOptions,
+): ValidationResult<ResendFailedCallbacksRequest> {
+  return parseRequest(resendFailedCallbacksDefinition, input, options);
+}
+
+/**
+ * Validates a decoded `send_test_callback` body (`endpoint_id` required).
+ *
+ * @example
+ * ```ts
+ * import { parseSendTestCallback } from '@topup/validation';
+ *
+ * parseSendTestCallback({ endpoint_id: 'ep_4KX2' }); // { ok: true, value: { endpoint_id: 'ep_4KX2' } }
+ * parseSendTestCallback({}); // { ok: false, errors: ["'endpoint_id is required.'"] }
+ * ```
+ */
+export function parseSendTestCallback(
+  input: unknown,
+  options?: ParseOptions,
+): ValidationResult<SendTestCallbackRequest> {
+  return parseRequest(sendTestCallbackDefinition, input, options);
 }

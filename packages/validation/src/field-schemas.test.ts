@@ -21,6 +21,10 @@ const validBodies: Partial<Record<ApiFunctionName, Record<string, unknown>>> = {
   rotate_callback_secret: { endpoint_id: 'ep_4KX2' },
   resend_callback: { reference: 'TX7Q2M9K4D' },
   list_callback_deliveries: {},
+  list_transactions: {},
+  list_statement: { channel: 'Airtime' },
+  resend_failed_callbacks: { since: '2025-11-21' },
+  send_test_callback: { endpoint_id: 'ep_4KX2' },
 };
 
 const plainText = (char: string) => `Jane${char}Wanjiru`;
@@ -49,6 +53,10 @@ const textFields: [FlatRequestName, string, (char: string) => string][] = [
   ['resend_callback', 'reference', plainText],
   ['resend_callback', 'endpoint_id', plainText],
   ['list_callback_deliveries', 'reference', plainText],
+  ['list_transactions', 'reference', plainText],
+  ['list_callback_deliveries', 'endpoint_id', plainText],
+  ['resend_failed_callbacks', 'endpoint_id', plainText],
+  ['send_test_callback', 'endpoint_id', plainText],
 ];
 
 // Every kind XML 1.0 excludes: NUL, C0 controls on both sides of tab, LF and CR, U+FFFE, U+FFFF, and

@@ -5,6 +5,7 @@
 
 import { firstNonXmlChar } from '@topup/envelope';
 import { z } from 'zod';
+import { readDateBound } from './date-bounds.js';
 import { findCountry, isKnownCurrency } from './detection.js';
 import { maxIdentifierDigits, toDigitString, toPositiveInteger } from './integers.js';
 import { normalizeMobile } from './mobile.js';
@@ -90,3 +91,27 @@ export const callbackUrl = xmlCarriableText()
   .trim()
   .max(maxUrlLength)
   .check(z.url({ protocol: /^https?$/ }));
+
+/** Most entries one page of a listing holds. */
+export const maxPageLimit = 100;
+/** Entries in a page of a listing when the request names no `limit`. */
+export const defaultPageLimit = 50;
+
+/** An ISO 8601 date or date-time (`readDateBound`), kept as sent: its time zone is the ledger's to apply. */
+export const dateBoundText = xmlCarriableText()
+  .trim()
+  .refine((text) => readDateBound(text) !== undefined)
+  .meta({ examples: ['2025-11-21', '2025-11-21T14:05:09', '2025-11-21T11:05:09Z'] });
+
+/** How many entries a page holds: 1 to `maxPageLimit`, a JSON number or a digit string. */
+export const pageLimit = z
+  .union([z.int().min(1).max(maxPageLimit), z.string().regex(/^[0-9]+$/)])
+  .transform(normalisedBy(toPositiveInteger))
+  .refine((limit) => limit <= maxPageLimit)
+  .default(defaultPageLimit);
+
+/** An `Idempotency-Key` as the header carries it: 1 to 255 visible ASCII characters. */
+export const idempotencyKeyText = z
+  .string()
+  .trim()
+  .regex(/^[\x21-\x7e]{1,255}$/);

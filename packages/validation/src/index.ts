@@ -39,10 +39,14 @@ export {
   parseListCallbackEndpoints,
   parseRemoveCallbackEndpoint,
   parseResendCallback,
+  parseResendFailedCallbacks,
   parseRotateCallbackSecret,
+  parseSendTestCallback,
   removeCallbackEndpointSchema,
   resendCallbackSchema,
+  resendFailedCallbacksSchema,
   rotateCallbackSecretSchema,
+  sendTestCallbackSchema,
   type AddCallbackEndpointInput,
   type AddCallbackEndpointRequest,
   type CallbackDeliveryStatus,
@@ -55,9 +59,14 @@ export {
   type RemoveCallbackEndpointRequest,
   type ResendCallbackInput,
   type ResendCallbackRequest,
+  type ResendFailedCallbacksInput,
+  type ResendFailedCallbacksRequest,
   type RotateCallbackSecretInput,
   type RotateCallbackSecretRequest,
+  type SendTestCallbackInput,
+  type SendTestCallbackRequest,
 } from './callback-requests.js';
+export { readDateBound, type DateBound } from './date-bounds.js';
 export {
   detectCountry,
   detectNetwork,
@@ -68,13 +77,39 @@ export {
 } from './detection.js';
 export { invalid, required } from './error-messages.js';
 export {
+  defaultPageLimit,
   maxDescriptionLength,
   maxEmailLength,
   maxIdentifierLength,
+  maxPageLimit,
   maxTextLength,
   maxUrlLength,
 } from './field-schemas.js';
 export { maxIdentifierDigits, toDigitString, toPositiveInteger } from './integers.js';
+export {
+  decodeDeliveryCursor,
+  decodeStatementCursor,
+  decodeTransactionCursor,
+  encodeDeliveryCursor,
+  encodeStatementCursor,
+  encodeTransactionCursor,
+  type DeliveryCursor,
+  type StatementCursor,
+  type TransactionCursor,
+} from './listing-cursors.js';
+export {
+  channelTypes,
+  listStatementSchema,
+  listTransactionsSchema,
+  parseListStatement,
+  parseListTransactions,
+  transactionStates,
+  transactionTypes,
+  type ListStatementInput,
+  type ListStatementRequest,
+  type ListTransactionsInput,
+  type ListTransactionsRequest,
+} from './listing-requests.js';
 export { normalizeMobile } from './mobile.js';
 export { numberingPlans, type NumberingPlan, type Operator } from './network-tables.js';
 export {

@@ -1,5 +1,6 @@
 // The worker library's surface: the worker itself, submission within a time limit (also used by the server
-// within a request), and the callback URL policy (also used by the server when an endpoint is registered).
+// within a request), the callback URL policy (also used by the server when an endpoint is registered), and
+// the test callback (sent by the server through the very attempt the worker makes).
 
 export { startWorker } from './start-worker.js';
 export type { RunningWorker, StartWorkerOptions } from './start-worker.js';
@@ -13,4 +14,6 @@ export type {
   ResolvedAddress,
 } from './callback-url-policy.js';
 export { STANDARD_WEBHOOKS_RETRY_SCHEDULE_SECONDS } from './delivery/retry-schedule.js';
+export { sendTestCallback } from './delivery/test-callback.js';
+export type { TestCallbackInput, TestCallbackResult } from './delivery/test-callback.js';
 export { holdUnknownSubmission, submitWithin } from './submit-within.js';

@@ -114,6 +114,11 @@ export interface ResolvedWorkerSettings {
  * ```
  */
 export const SUBMISSION_MARGIN_MS = 5_000;
+/**
+ * Deadline of one callback attempt unless the settings give another: what a receiver has to answer in,
+ * for real callbacks and for the server's test callback alike.
+ */
+export const CALLBACK_TIMEOUT_MS = 15_000;
 /** Room in a lease for recording the attempt after its deadline. */
 const LEASE_MARGIN_MS = 5_000;
 
@@ -152,7 +157,10 @@ export function resolveWorkerSettings(settings: WorkerSettings): ResolvedWorkerS
       `Expected worker setting slowDownFloorSeconds to be 0 or more seconds, received ${slowDownFloorSeconds}.`,
     );
   }
-  const deliveryTimeoutMs = positiveInteger('deliveryTimeoutMs', settings.deliveryTimeoutMs ?? 15_000);
+  const deliveryTimeoutMs = positiveInteger(
+    'deliveryTimeoutMs',
+    settings.deliveryTimeoutMs ?? CALLBACK_TIMEOUT_MS,
+  );
   return {
     mode: settings.mode,
     transactionTimeoutMs:

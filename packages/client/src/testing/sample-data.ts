@@ -1,6 +1,13 @@
 // Success data in the shapes the service answers, for scripted replies and signed callbacks.
 
-import type { AgentFloatData, AirtimeData, BalanceData, SendAirtimeData } from '@topup/envelope';
+import type {
+  AgentFloatData,
+  AirtimeData,
+  BalanceData,
+  SendAirtimeData,
+  StatementData,
+  TransactionsData,
+} from '@topup/envelope';
 
 export function airtimeData(reference = 'TXA3P8L1ZD'): AirtimeData {
   return {
@@ -98,5 +105,46 @@ export function balanceData(): BalanceData {
       { type: 'Agent Float', currency: 'KES', balance: '98500.00' },
       { type: 'Airtime', currency: 'KES', balance: '1500.05' },
     ],
+  };
+}
+
+/** A page of two transactions, a float and a purchase, with the cursor of the next page. */
+export function transactionsData(): TransactionsData {
+  const float = agentFloatData();
+  const airtime = airtimeData();
+  return {
+    transactions: [
+      { transaction: airtime.transaction, recipient: airtime.recipient, payment: airtime.payment },
+      { transaction: float.transaction, recipient: float.recipient },
+    ],
+    next_cursor: 'WyJ0IiwiMTc2MzcyMzEwOTAwMDAwMCIsIlRYRjdLMk05UUEiXQ',
+  };
+}
+
+/** The last page of an Agent Float statement: funding, then a float sent. */
+export function statementData(): StatementData {
+  return {
+    channel: { type: 'Agent Float', currency: 'KES', balance: '98500.00' },
+    postings: [
+      {
+        id: '4097',
+        date: '2025-11-21 14:05:10',
+        reference: 'TXF7K2M9QA',
+        purpose: 'float',
+        amount: '-1500.00',
+        balance_before: '100000.00',
+        balance_after: '98500.00',
+      },
+      {
+        id: '4096',
+        date: '2025-11-21 14:00:00',
+        reference: '',
+        purpose: 'funding',
+        amount: '100000.00',
+        balance_before: '0.00',
+        balance_after: '100000.00',
+      },
+    ],
+    next_cursor: '',
   };
 }

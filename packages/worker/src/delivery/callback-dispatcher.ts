@@ -10,7 +10,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ClaimedDelivery, Ledger } from '@topup/ledger';
 import type { Logger } from 'pino';
-import { checkCallbackUrl } from '../callback-url-policy.js';
 import type { HostResolver } from '../callback-url-policy.js';
 import { KeyedConcurrencyLimiter } from '../concurrency-limiter.js';
 import type { RoundResult } from '../loops/poll-loop.js';
@@ -19,7 +18,8 @@ import type { ResolvedWorkerSettings } from '../worker-settings.js';
 import { attemptOutcome } from './attempt-outcome.js';
 import { attemptRecord } from './attempt-record.js';
 import type { AttemptOutcome } from './attempt-outcome.js';
-import { buildCallbackRequest } from './callback-request.js';
+import { prepareCallbackAttempt } from './callback-attempt.js';
+import type { SentAttempt } from './callback-attempt.js';
 import { CallbackHttpClient } from './post-callback.js';
 import type { CallbackPostResult } from './post-callback.js';
 
@@ -44,15 +44,6 @@ export interface CallbackDispatcherOptions {
 
 /** An endpoint's current secrets, read at most once per claim round. */
 type SecretsOf = (endpointId: string) => Promise<string[]>;
-
-/** One attempt's result, and whether its receiver's answers may be shown to the caller. */
-interface SentAttempt {
-  readonly result: CallbackPostResult;
-  readonly receiverIsPublic: boolean;
-}
-
-/** What callers read of an attempt the address policy refused; the operator's log says why. */
-const URL_REFUSED = 'callback URL refused by the callback URL policy';
 
 function resultClass(result: CallbackPostResult): string {
   if (result.kind === 'timeout') return 'timeout';
@@ -244,49 +235,31 @@ export class CallbackDispatcher {
     secretsOf: SecretsOf,
   ): Promise<SentAttempt | 'lapsed'> {
     const { settings, logger } = this.#options;
-    const started = performance.now();
-    const failed = (error: string): SentAttempt => ({
-      result: { kind: 'failed', durationMs: Math.round(performance.now() - started), error },
-      receiverIsPublic: true,
-    });
-    const check = await checkCallbackUrl(delivery.url, {
-      mode: settings.mode,
-      allowPrivateNetworks: settings.allowPrivateCallbackNetworks,
-      allowLoopback: settings.allowLoopbackCallbacks,
-      ...(this.#options.resolve === undefined ? {} : { resolve: this.#options.resolve }),
-    });
-    if (!check.ok) {
-      // How the host resolved is the operator's to know: told to callers, it would map names and networks.
-      logger.warn(
-        { deliveryId: delivery.id, endpointId: delivery.endpointId, problem: check.problem },
-        'callback URL refused at delivery',
-      );
-      return failed(URL_REFUSED);
-    }
-    // A store failure here is not the receiver's: it escapes, is not counted as an attempt, and the lease lapses.
-    const secrets = await secretsOf(delivery.endpointId);
-    let request;
-    try {
-      request = buildCallbackRequest({
-        payload: delivery.payload,
-        format: delivery.format,
-        secrets,
-        deliveryId: delivery.id,
-        timestamp: Math.floor(Date.now() / 1000),
-      });
-    } catch (error) {
-      return failed(
-        `callback could not be prepared: ${error instanceof Error ? error.message : String(error)}`,
-      );
+    const prepared = await prepareCallbackAttempt(
+      { url: delivery.url, format: delivery.format, payload: delivery.payload, id: delivery.id },
+      {
+        policy: {
+          mode: settings.mode,
+          allowPrivateNetworks: settings.allowPrivateCallbackNetworks,
+          allowLoopback: settings.allowLoopbackCallbacks,
+          ...(this.#options.resolve === undefined ? {} : { resolve: this.#options.resolve }),
+        },
+        // A store failure here is not the receiver's: it escapes, is not counted as an attempt, and the lease lapses.
+        secrets: () => secretsOf(delivery.endpointId),
+        client: this.#client,
+        timeoutMs: settings.deliveryTimeoutMs,
+      },
+    );
+    if (!prepared.ready) {
+      if (prepared.attempt.refusal !== undefined) {
+        logger.warn(
+          { deliveryId: delivery.id, endpointId: delivery.endpointId, problem: prepared.attempt.refusal },
+          'callback URL refused at delivery',
+        );
+      }
+      return prepared.attempt;
     }
     if (this.#stopping || performance.now() > sendBy) return 'lapsed';
-    const result = await this.#client.post({
-      url: check.url,
-      addresses: check.addresses,
-      headers: request.headers,
-      body: request.body,
-      timeoutMs: settings.deliveryTimeoutMs,
-    });
-    return { result, receiverIsPublic: check.public };
+    return prepared.send();
   }
 }
