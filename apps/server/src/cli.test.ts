@@ -21,11 +21,14 @@ const allMigrations = [
   '0007_fair_claims',
   '0008_transaction_legs',
   '0009_airtime_from_balance',
+  '0010_console_listings',
+  '0011_delivery_listing',
   'providers/0001_simulator_jobs',
   'providers/0002_webhook_inbox',
   'providers/0003_access_tokens',
   'providers/0004_submission_ids',
   'providers/0005_inbox_retries',
+  'operators/0001_console',
 ];
 
 describe('the operator CLI and `pnpm start` as real processes', () => {
@@ -504,14 +507,45 @@ describe('the operator commands', { timeout: 180_000 }, () => {
     }
   });
 
-  it('refuses to open the embedded store while the service has it open, saying what to do', async () => {
+  it('runs commands through the service while it holds the embedded store, and says what to do when nothing answers', async () => {
     const service = await startService('src/main.ts', env);
     try {
+      const created = await runCli(
+        ['user', 'create', '--email', 'First.Operator@example.com', '--role', 'admin', '--json'],
+        env,
+      );
+      expect(created.stderr).toBe('');
+      expect(created.code).toBe(0);
+      const user = JSON.parse(created.stdout) as { email: string; role: string; url: string };
+      expect(user).toMatchObject({ email: 'first.operator@example.com', role: 'admin' });
+      expect(user.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/console\/link#token=[A-Za-z0-9_-]{43}$/);
+      const link = await runCli(['user', 'link', '--email', 'first.operator@example.com'], env);
+      expect(link.code).toBe(0);
+      expect(link.stdout).toContain('One-time sign-in link (valid 15 minutes');
+      const duplicate = await runCli(
+        ['user', 'create', '--email', 'first.operator@example.com', '--role', 'admin', '--json'],
+        env,
+      );
+      expect(duplicate.code).toBe(1);
+      expect(JSON.parse(duplicate.stderr)).toMatchObject({ error: { kind: 'failure', code: 'conflict' } });
+      const audit = await runCli(['audit', 'list', '--json'], env);
+      expect(JSON.parse(audit.stdout)).toMatchObject({
+        records: [
+          {
+            actor: expect.stringMatching(/^cli:/) as unknown,
+            action: 'user_link',
+            target: 'first.operator@example.com',
+          },
+          { action: 'create_user', target: 'first.operator@example.com' },
+        ],
+      });
+
+      // With the service's socket gone, the lock's holder cannot take commands: the CLI says what to do.
+      await rm(join(dataDir, 'cli.sock'));
       const human = await runCli(['account', 'list'], env);
       expect(human.code).toBe(75);
       expect(human.stderr).toContain(`The embedded store in ${dataDir} is in use by process`);
       expect(human.stderr).toContain('stop the server (pnpm start)');
-      expect(human.stderr).toContain('set DATABASE_URL');
       const json = await runCli(['account', 'list', '--json'], env);
       expect(json.code).toBe(75);
       expect(JSON.parse(json.stderr)).toMatchObject({ error: { kind: 'store-locked' } });

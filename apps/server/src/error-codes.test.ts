@@ -105,6 +105,55 @@ describe.each(openTestStores())('every status code through HTTP on $name', (stor
       ]);
     });
 
+    it('answers bad listing filters with 3000, HTTP 422 and one problem per field in field order', async () => {
+      const transactions = await call('list_transactions', {
+        type: 'airtime',
+        from: '2025-02-30',
+        to: 'tomorrow',
+        mobile: '12',
+        limit: '101',
+        cursor: 'bm90IGEgY3Vyc29y',
+      });
+      expect(transactions.status).toBe(422);
+      expect((await envelopeOf(transactions)).data.errors).toEqual([
+        "'type is invalid'",
+        "'from is invalid'",
+        "'to is invalid'",
+        "'mobile is invalid'",
+        "'limit is invalid'",
+        "'cursor is invalid'",
+      ]);
+      const statement = await call('list_statement', { limit: '0' });
+      expect(statement.status).toBe(422);
+      expect((await envelopeOf(statement)).data.errors).toEqual([
+        "'channel is required.'",
+        "'limit is invalid'",
+      ]);
+    });
+
+    it('answers bad callback-function parameters with 3000, HTTP 422 and one problem per field in field order', async () => {
+      const deliveries = await call('list_callback_deliveries', {
+        status: 'lost',
+        endpoint_id: '',
+        from: '2025-02-30',
+        limit: '0',
+        cursor: 'bm90IGEgY3Vyc29y',
+      });
+      expect(deliveries.status).toBe(422);
+      expect((await envelopeOf(deliveries)).data.errors).toEqual([
+        "'status is invalid'",
+        "'from is invalid'",
+        "'limit is invalid'",
+        "'cursor is invalid'",
+      ]);
+      const resend = await call('resend_failed_callbacks', { endpoint_id: 'ep_1' });
+      expect(resend.status).toBe(422);
+      expect((await envelopeOf(resend)).data.errors).toEqual(["'since is required.'"]);
+      const test = await call('send_test_callback', { endpoint_id: 'ep_not_mine' });
+      expect(test.status).toBe(422);
+      expect((await envelopeOf(test)).data.errors).toEqual(["'endpoint_id is invalid'"]);
+    });
+
     it('answers a missing token with 4000, HTTP 401 and WWW-Authenticate: Bearer', async () => {
       const response = await service.call('send_agent_float', {
         body: format.body(floatRequest),

@@ -41,6 +41,39 @@ describe.each(openTestStores())('cross-account isolation on $name', (stores) => 
     );
   });
 
+  it('never lists another caller’s transactions or postings, whatever the filter names', async () => {
+    const owner = await service.createCaller({ float: 10_000_000n });
+    const other = await service.createCaller({ float: 10_000_000n });
+    const created = await envelopeOf(
+      await service.call('send_agent_float', {
+        token: owner.token,
+        json: { mobile: '254733000123', amount: '100' },
+        headers: { 'Idempotency-Key': 'owner-order-1' },
+      }),
+    );
+    const reference = (created.data.transaction as { reference: string }).reference;
+    await service.ledger.complete(reference, { providerCode: 'OWNER-1' });
+    for (const json of [
+      {},
+      { reference },
+      { idempotency_key: 'owner-order-1' },
+      { mobile: '254733000123' },
+    ]) {
+      const listed = await service.call('list_transactions', { token: other.token, json });
+      const text = await listed.text();
+      expect(listed.status).toBe(200);
+      expect(text).not.toContain(reference);
+    }
+    const statement = await service.call('list_statement', {
+      token: other.token,
+      json: { channel: 'Agent Float' },
+    });
+    const { data } = await envelopeOf(statement);
+    expect(data.postings).toEqual([
+      expect.objectContaining({ purpose: 'funding', reference: '', balance_after: '100000.00' }),
+    ]);
+  });
+
   it('moves only the calling caller’s balance', async () => {
     const first = await service.createCaller({ float: 1_000_000n });
     const second = await service.createCaller({ float: 1_000_000n });

@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '@topup/ledger';
 import { apiFunctions } from '@topup/validation';
 import { z } from 'zod';
+import { startCallbackSink } from './testing/callback-sink.js';
 import { startTestService } from './testing/test-service.js';
 import type { TestService } from './testing/test-service.js';
 import { openTestStores } from './testing/test-stores.js';
+import { envelopeOf } from './testing/wire.js';
 
 interface Response_ {
   description: string;
@@ -50,6 +52,10 @@ const expectedStatuses: Record<string, string[]> = {
   rotate_callback_secret: ['200', ...everyFunction, '422'],
   resend_callback: ['200', ...everyFunction, '422'],
   list_callback_deliveries: ['200', ...everyFunction, '422'],
+  resend_failed_callbacks: ['200', ...everyFunction, '422'],
+  send_test_callback: ['200', ...everyFunction, '422'],
+  list_transactions: ['200', ...everyFunction, '422'],
+  list_statement: ['200', ...everyFunction, '422'],
 };
 
 describe.each(openTestStores())('the OpenAPI document on $name', (stores) => {
@@ -248,6 +254,70 @@ describe.each(openTestStores())('the OpenAPI document on $name', (stores) => {
     expect(documented('list_callback_deliveries', '200').safeParse(deliveries).error).toBeUndefined();
     const removed = await answer('remove_callback_endpoint', { endpoint_id: endpointId });
     expect(documented('remove_callback_endpoint', '200').safeParse(removed).error).toBeUndefined();
+  });
+
+  it('describes the real answers of resending failed callbacks and of a test callback exactly', async () => {
+    const sink = await startCallbackSink();
+    try {
+      const { token } = await service.createCaller();
+      const answer = async (name: string, json: unknown) =>
+        (await service.call(name, { token, json, headers: { Accept: 'application/json' } })).json();
+      const added = (await answer('add_callback_endpoint', { url: sink.url })) as {
+        data: { endpoint: { id: string } };
+      };
+      const endpointId = added.data.endpoint.id;
+      const resent = await answer('resend_failed_callbacks', {
+        since: '2025-11-21',
+        endpoint_id: endpointId,
+      });
+      expect(documented('resend_failed_callbacks', '200').safeParse(resent).error).toBeUndefined();
+      const tested = await answer('send_test_callback', { endpoint_id: endpointId });
+      expect(tested).toMatchObject({ data: { test: { outcome: 'delivered', http_status: '200' } } });
+      expect(documented('send_test_callback', '200').safeParse(tested).error).toBeUndefined();
+      // A test answer is not a delivery listing, nor the reverse.
+      expect(documented('list_callback_deliveries', '200').safeParse(tested).success).toBe(false);
+      const unknown = await answer('send_test_callback', { endpoint_id: 'ep_unknown' });
+      expect(documented('send_test_callback', '422').safeParse(unknown).error).toBeUndefined();
+    } finally {
+      await sink.close();
+    }
+  });
+
+  it('describes the real answers of the listing functions exactly, in JSON and in XML', async () => {
+    const { token } = await service.createCaller({ float: 10_000_000n, airtime: 100_000n });
+    const answer = async (name: string, json: unknown, accept = 'application/json') =>
+      envelopeOf(await service.call(name, { token, json, headers: { Accept: accept } }));
+    await answer('send_agent_float', {
+      mobile: '254722000123',
+      amount: '500',
+      agent_number: '123456',
+      store_number: '654321',
+    });
+    await answer('buy_airtime', {
+      mobile: '254733000123',
+      amount: '50',
+      payment_network: 'MoneyNetB',
+      payment_mobile: '254722000456',
+    });
+    await answer('send_airtime', { recipients: [{ mobile: '254733000124', amount: '40' }] });
+    for (const accept of ['application/json', 'text/xml']) {
+      const transactions = await answer('list_transactions', { limit: 2 }, accept);
+      expect(transactions.data.transactions).toHaveLength(2);
+      expect(documented('list_transactions', '200').safeParse(transactions).error).toBeUndefined();
+      const rest = await answer(
+        'list_transactions',
+        { cursor: transactions.data.next_cursor as string },
+        accept,
+      );
+      expect(rest.data).toMatchObject({ next_cursor: '' });
+      expect(documented('list_transactions', '200').safeParse(rest).error).toBeUndefined();
+      for (const channel of ['Agent Float', 'Airtime']) {
+        const statement = await answer('list_statement', { channel }, accept);
+        expect(documented('list_statement', '200').safeParse(statement).error).toBeUndefined();
+      }
+    }
+    const invalid = await answer('list_statement', { channel: 'float' });
+    expect(documented('list_statement', '422').safeParse(invalid).error).toBeUndefined();
   });
 
   it('documents why a callback endpoint is disabled', () => {

@@ -227,4 +227,33 @@ describe.each(openTestStores())('both operations end to end on $name', (stores) 
     expect(found.status).toEqual({ type: 'SUCCESS', code: '0000', message: 'Transaction found' });
     expect(found.data.transaction).toMatchObject({ reference, type: 'Agent Float', amount: '500' });
   });
+
+  it('answers list_transactions and list_statement with what the operation created and posted', async () => {
+    const { token } = await service.createCaller({ float: 10_000_000n });
+    const created = await envelopeOf(await service.call('send_agent_float', { token, json: floatFields }));
+    const reference = (created.data.transaction as { reference: string }).reference;
+    await service.ledger.complete(reference, { providerCode: 'MNA-1' });
+    const listed = await envelopeOf(await service.call('list_transactions', { token }));
+    expect(listed.status).toEqual({ type: 'SUCCESS', code: '0000', message: 'Transactions found' });
+    expect(listed.data).toMatchObject({
+      errors: [],
+      transactions: [{ transaction: { reference, state: 'completed' }, recipient: created.data.recipient }],
+      next_cursor: '',
+    });
+    const statement = await envelopeOf(
+      await service.call('list_statement', { token, json: { channel: 'Agent Float' } }),
+    );
+    expect(statement.status).toEqual({ type: 'SUCCESS', code: '0000', message: 'Statement found' });
+    expect(statement.data.channel).toEqual({ type: 'Agent Float', currency: 'KES', balance: '99500.00' });
+    expect(statement.data.postings).toMatchObject([
+      {
+        reference,
+        purpose: 'float',
+        amount: '-500.00',
+        balance_before: '100000.00',
+        balance_after: '99500.00',
+      },
+      { reference: '', purpose: 'funding', amount: '100000.00', balance_before: '0.00' },
+    ]);
+  });
 });

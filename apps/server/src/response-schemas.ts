@@ -143,7 +143,31 @@ export const resentData = z.strictObject({
   errors,
   resend: z.strictObject({ reference: z.string(), queued: digits }),
 });
-export const deliveriesData = z.strictObject({ errors, deliveries: z.array(delivery) });
+export const deliveriesData = z.strictObject({
+  errors,
+  deliveries: z.array(delivery).describe('Newest first, each with every attempt.'),
+  next_cursor: z.string().describe("The next page's cursor; empty on the last page."),
+});
+export const resentFailedData = z.strictObject({
+  errors,
+  resend: z.strictObject({
+    since: isoTime,
+    endpoint_id: z.string().describe('Empty when every endpoint was meant.'),
+    queued: digits,
+    more: z.enum(['true', 'false']).describe('Whether failed deliveries past the 10,000 queued were left.'),
+  }),
+});
+export const testCallbackSentData = z.strictObject({
+  errors,
+  test: z.strictObject({
+    endpoint_id: z.string().min(1),
+    http_status: digits.describe('Empty when no answer came.'),
+    duration_ms: digits,
+    outcome: z.enum(['delivered', 'failed']),
+    response_excerpt: z.string(),
+    error: z.string(),
+  }),
+});
 const legs = z.array(
   z.strictObject({
     id: z.string(),
@@ -154,6 +178,43 @@ const legs = z.array(
     updated: isoTime,
   }),
 );
+
+const listedTransaction = z.union([
+  z.strictObject({ transaction: transaction('Agent Float', moneyNetwork), recipient: agentParty }),
+  z.strictObject({ transaction: transaction('Airtime', carrier), recipient: party, payment }),
+  z.strictObject({ transaction: transaction('Airtime', carrier), recipient: party }),
+]);
+const nextCursor = z.string().describe("The next page's cursor; empty on the last page.");
+export const transactionsData = z.strictObject({
+  errors,
+  transactions: z
+    .array(listedTransaction)
+    .describe("Newest first; a purchase's payer is its payment, airtime sent from the balance has none."),
+  next_cursor: nextCursor,
+});
+const signedAmount = z.string().regex(/^-?\d+\.\d{2}$/);
+const posting = z.strictObject({
+  id: z.string().regex(/^[1-9]\d*$/),
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+  reference: z.string().describe('The transaction; empty for funding.'),
+  purpose: z.enum([
+    'funding',
+    'float',
+    'airtime_collection',
+    'airtime_payout',
+    'airtime_commission',
+    'airtime_refund',
+  ]),
+  amount: signedAmount.describe('From the channel: negative for money out of it.'),
+  balance_before: signedAmount,
+  balance_after: signedAmount,
+});
+export const statementData = z.strictObject({
+  errors,
+  channel,
+  postings: z.array(posting).describe('Newest first, each with the posted balance before and after it.'),
+  next_cursor: nextCursor,
+});
 
 /** The success `data` of each function. */
 export const successDataSchemas: Readonly<Record<ApiFunctionName, z.ZodType>> = {
@@ -172,4 +233,8 @@ export const successDataSchemas: Readonly<Record<ApiFunctionName, z.ZodType>> = 
   rotate_callback_secret: rotatedSecretData,
   resend_callback: resentData,
   list_callback_deliveries: deliveriesData,
+  resend_failed_callbacks: resentFailedData,
+  send_test_callback: testCallbackSentData,
+  list_transactions: transactionsData,
+  list_statement: statementData,
 };

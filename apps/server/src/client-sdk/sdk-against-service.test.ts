@@ -22,10 +22,13 @@ import {
 } from '@topup/client';
 import type { CallbackEvent } from '@topup/client';
 import { envelopeReply, eventually, rejectionOf, startFaultyProxy } from '@topup/client/testing';
+import { eventually as pollUntil } from '../testing/eventually.js';
 import { startTestService } from '../testing/test-service.js';
 import type { TestService } from '../testing/test-service.js';
 
 const formats: WireFormat[] = ['json', 'xml'];
+/** A callback about a transaction: every one but a test. */
+type TransactionEvent = Exclude<CallbackEvent, { kind: 'test' }>;
 const quickRetries = { attempts: 4, baseDelayMs: 10, maxDelayMs: 2000 };
 // 10,000.00 KES of float, in cents.
 const floatFunding = 1_000_000n;
@@ -80,9 +83,9 @@ describe.each(formats)('against the real service in %s', (format) => {
     const { token } = await service.createCaller({ float: floatFunding });
     const client = createClient({ baseUrl: service.url, token, format });
     const secrets: string[] = [];
-    const events: CallbackEvent[] = [];
+    const events: TransactionEvent[] = [];
     const receiver = callbackReceiver(secrets, (event) => {
-      events.push(event);
+      if (event.kind !== 'test') events.push(event);
       return Promise.resolve();
     });
     const receiverUrl = await listen(receiver);
@@ -197,6 +200,51 @@ describe.each(formats)('against the real service in %s', (format) => {
     expect(found).not.toHaveProperty('payment');
   });
 
+  it('pages through the transactions and a statement, and throws 3000 for a bad filter', async () => {
+    const { token } = await service.createCaller({ float: floatFunding });
+    const client = createClient({ baseUrl: service.url, token, format });
+    const first = await client.sendAgentFloat(floatTo('254712345678', 100), {
+      idempotencyKey: `a-${format}`,
+    });
+    const second = await client.sendAgentFloat(floatTo('254712345679', 200));
+    await pollUntil('both floats completed by the worker', async () => {
+      const page = await client.listTransactions({ state: 'completed' });
+      return page.transactions.length === 2 ? page : undefined;
+    });
+
+    const newest = await client.listTransactions({ limit: 1 });
+    expect(newest.message).toBe('Transactions found');
+    expect(newest.transactions.map((entry) => entry.transaction.reference)).toStrictEqual([
+      second.transaction.reference,
+    ]);
+    const older = await client.listTransactions({ limit: 1, cursor: newest.next_cursor });
+    expect(older.transactions[0]?.transaction.reference).toBe(first.transaction.reference);
+    expect(older.transactions[0]?.recipient).toMatchObject({
+      mobile: '254712345678',
+      agent_number: '300300',
+    });
+    expect(older.next_cursor).toBe('');
+    const keyed = await client.listTransactions({ idempotency_key: `a-${format}` });
+    expect(keyed.transactions.map((entry) => entry.transaction.reference)).toStrictEqual([
+      first.transaction.reference,
+    ]);
+
+    const statement = await client.listStatement({ channel: 'Agent Float' });
+    expect(statement.message).toBe('Statement found');
+    expect(statement.channel).toStrictEqual({ type: 'Agent Float', currency: 'KES', balance: '9700.00' });
+    expect(
+      statement.postings.map((posting) => [posting.purpose, posting.amount, posting.balance_after]),
+    ).toStrictEqual([
+      ['float', '-200.00', '9700.00'],
+      ['float', '-100.00', '9900.00'],
+      ['funding', '10000.00', '10000.00'],
+    ]);
+
+    const invalid = await rejectionOf(client.listStatement({ channel: 'Airtime', from: '2025-02-30' }));
+    expect(invalid).toBeInstanceOf(InvalidParametersError);
+    expect(invalid).toMatchObject({ httpStatus: 422, errors: ["'from is invalid'"] });
+  });
+
   it('throws a 7000 as InsufficientBalanceError when the Airtime channel cannot cover the total', async () => {
     const { account, token } = await service.createCaller({ float: floatFunding });
     const client = createClient({ baseUrl: service.url, token, format });
@@ -223,9 +271,9 @@ describe.each(formats)('against the real service in %s', (format) => {
     const { token } = await service.createCaller({ float: floatFunding });
     const client = createClient({ baseUrl: service.url, token, format, retries: 0 });
     const secrets: string[] = [];
-    const events: CallbackEvent[] = [];
+    const events: TransactionEvent[] = [];
     const receiver = callbackReceiver(secrets, (event) => {
-      events.push(event);
+      if (event.kind !== 'test') events.push(event);
       return Promise.resolve();
     });
     try {
@@ -246,13 +294,59 @@ describe.each(formats)('against the real service in %s', (format) => {
     }
   });
 
+  it(
+    'sends a test callback the README receiver verifies, and resends failed callbacks',
+    { timeout: 30_000 },
+    async () => {
+      const { account, token } = await service.createCaller({ float: floatFunding });
+      const client = createClient({ baseUrl: service.url, token, format, retries: 0 });
+      const secrets: string[] = [];
+      const events: CallbackEvent[] = [];
+      const receiver = callbackReceiver(secrets, (event) => {
+        events.push(event);
+        return Promise.resolve();
+      });
+      try {
+        const added = await client.addCallbackEndpoint({ url: await listen(receiver), format });
+        secrets.push(added.endpoint.secret);
+        const tested = await client.sendTestCallback({ endpoint_id: added.endpoint.id });
+        expect(tested.message).toBe('Test callback sent');
+        // The receiver is on loopback, not public: its status shows, never what it answered.
+        expect(tested.test).toMatchObject({
+          endpoint_id: added.endpoint.id,
+          http_status: '200',
+          outcome: 'delivered',
+          response_excerpt: '',
+          error: '',
+        });
+        expect(events).toMatchObject([
+          { kind: 'test', endpointId: added.endpoint.id, message: 'Test callback' },
+        ]);
+
+        // Nothing has failed: nothing is queued, and the test left no delivery behind.
+        const resent = await client.resendFailedCallbacks({ since: '2025-01-01T00:00:00Z' });
+        expect(resent.resend).toStrictEqual({
+          since: '2025-01-01T00:00:00.000Z',
+          endpoint_id: '',
+          queued: '0',
+          more: 'false',
+        });
+        const page = await client.listCallbackDeliveries({ endpoint_id: added.endpoint.id, limit: 10 });
+        expect(page).toMatchObject({ deliveries: [], next_cursor: '' });
+        expect(await service.ledger.listDeliveries(account.id, {})).toStrictEqual([]);
+      } finally {
+        await close(receiver);
+      }
+    },
+  );
+
   it('delivers a cancellation callback with the full transaction', { timeout: 30_000 }, async () => {
     const { token } = await service.createCaller({ float: floatFunding });
     const client = createClient({ baseUrl: service.url, token, format });
     const secrets: string[] = [];
-    const events: CallbackEvent[] = [];
+    const events: TransactionEvent[] = [];
     const receiver = callbackReceiver(secrets, (event) => {
-      events.push(event);
+      if (event.kind !== 'test') events.push(event);
       return Promise.resolve();
     });
     try {

@@ -1,11 +1,16 @@
-// Callback delivery functions: resend a transaction's callbacks, and list deliveries with every attempt:
-// what each receiver answered (the first 20 KB), or why no answer came, and when the next attempt is due.
+// Callback delivery functions: resend a transaction's callbacks, or every failed delivery since a time,
+// and list deliveries a page at a time with every attempt: what each receiver answered (the first 20 KB),
+// or why no answer came, and when the next attempt is due.
 
 import { success, successMessages } from '@topup/envelope';
 import type { CallbackDeliveryView } from '@topup/envelope';
 import type { DeliveryRecord } from '@topup/ledger';
 import { invalid } from '@topup/validation';
-import type { ListCallbackDeliveriesRequest, ResendCallbackRequest } from '@topup/validation';
+import type {
+  ListCallbackDeliveriesRequest,
+  ResendCallbackRequest,
+  ResendFailedCallbacksRequest,
+} from '@topup/validation';
 import { ApiFailure } from '../api-failure.js';
 import type { ApiHandler } from './api-function.js';
 import { ok } from './api-function.js';
@@ -14,7 +19,7 @@ import { ok } from './api-function.js';
 const notXmlChar = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 /** Text a receiver wrote, shown the same in JSON and XML: characters XML cannot carry become U+FFFD. */
-function receiverText(text: string): string {
+export function receiverText(text: string): string {
   return text.replace(notXmlChar, '\uFFFD');
 }
 
@@ -54,14 +59,47 @@ export const resendCallback: ApiHandler<ResendCallbackRequest> = async ({ deps, 
   );
 };
 
+export const resendFailedCallbacks: ApiHandler<ResendFailedCallbacksRequest> = async ({
+  deps,
+  account,
+  input,
+}) => {
+  const resend = await deps.ledger.resendFailedCallbacks(account.id, {
+    since: input.since,
+    ...(input.endpoint_id === undefined ? {} : { endpointId: input.endpoint_id }),
+  });
+  if (resend.kind === 'endpoint_not_found') throw new ApiFailure('3000', [invalid('endpoint_id')]);
+  // Unlike resend_callback, finding nothing to queue is an answer: nothing failed since then.
+  return ok(
+    success(successMessages.failedCallbacksResent, {
+      resend: {
+        since: resend.since.toISOString(),
+        endpoint_id: input.endpoint_id ?? '',
+        queued: String(resend.queued),
+        more: String(resend.more),
+      },
+    }),
+  );
+};
+
 export const listCallbackDeliveries: ApiHandler<ListCallbackDeliveriesRequest> = async ({
   deps,
   account,
   input,
 }) => {
-  const deliveries = await deps.ledger.listDeliveries(account.id, {
-    ...(input.reference === undefined ? {} : { reference: input.reference }),
-    ...(input.status === undefined ? {} : { status: input.status }),
+  const page = await deps.ledger.listDeliveryPage(account.id, {
+    reference: input.reference,
+    status: input.status,
+    endpointId: input.endpoint_id,
+    from: input.from,
+    to: input.to,
+    limit: input.limit,
+    cursor: input.cursor,
   });
-  return ok(success(successMessages.callbackDeliveriesFound, { deliveries: deliveries.map(deliveryView) }));
+  return ok(
+    success(successMessages.callbackDeliveriesFound, {
+      deliveries: page.deliveries.map(deliveryView),
+      next_cursor: page.nextCursor,
+    }),
+  );
 };

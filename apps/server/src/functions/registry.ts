@@ -6,7 +6,7 @@ import type { Config } from '@topup/service';
 import type { RequestParser } from '../middleware/request-validation.js';
 import type { ApiHandler } from './api-function.js';
 import { buyAirtime } from './buy-airtime.js';
-import { listCallbackDeliveries, resendCallback } from './callback-deliveries.js';
+import { listCallbackDeliveries, resendCallback, resendFailedCallbacks } from './callback-deliveries.js';
 import {
   addCallbackEndpoint,
   listCallbackEndpoints,
@@ -15,8 +15,11 @@ import {
 } from './callback-endpoints.js';
 import { getBalance } from './get-balance.js';
 import { getTransaction } from './get-transaction.js';
+import { listStatement } from './list-statement.js';
+import { listTransactions } from './list-transactions.js';
 import { sendAgentFloat } from './send-agent-float.js';
 import { sendAirtime } from './send-airtime.js';
+import { sendTestCallback } from './test-callback.js';
 
 // Each handler is typed by its own validated input; the registry stores them by name.
 type AnyHandler = ApiHandler<never>;
@@ -33,6 +36,10 @@ export const handlers: Readonly<Record<ApiFunctionName, AnyHandler>> = {
   rotate_callback_secret: rotateCallbackSecret,
   resend_callback: resendCallback,
   list_callback_deliveries: listCallbackDeliveries,
+  resend_failed_callbacks: resendFailedCallbacks,
+  send_test_callback: sendTestCallback,
+  list_transactions: listTransactions,
+  list_statement: listStatement,
 };
 
 export const functionNames: ReadonlySet<string> = new Set(Object.keys(handlers));

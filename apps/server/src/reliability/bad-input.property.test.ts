@@ -178,7 +178,16 @@ const fieldNames = fc.constantFrom(
   'url',
   'format',
   'status',
+  'since',
   'recipients',
+  'type',
+  'state',
+  'from',
+  'to',
+  'idempotency_key',
+  'limit',
+  'cursor',
+  'channel',
   '__proto__',
   'constructor',
 );
@@ -210,6 +219,13 @@ const validSendXml =
   '<amount>50</amount></recipient><recipient><mobile>0712000456</mobile><amount>20</amount></recipient>' +
   '</recipients><note>staff</note></xml>';
 
+const validListing =
+  '{"type":"Airtime","state":"completed","from":"2025-11-01","to":"2025-12-01T00:00:00+03:00",' +
+  '"mobile":"0712345678","limit":"100","cursor":"WyJ0IiwiMTc2MzcyMzEwOTAwMDAwMCIsIlRYRjdLMk05UUEiXQ"}';
+const validStatementXml =
+  '<?xml version="1.0" encoding="utf-8"?><xml><channel>Agent Float</channel><from>2025-11-21 14:05:09</from>' +
+  '<limit>20</limit><cursor>WyJzIiwiNDA5NiJd</cursor></xml>';
+
 function jsonObjectText(entries: readonly (readonly [string, string])[]): string {
   return `{${entries.map(([name, value]) => `${JSON.stringify(name)}:${value}`).join(',')}}`;
 }
@@ -224,6 +240,8 @@ const body = fc.oneof(
   edits.map((changes) => edited(validAirtimeXml, changes)),
   edits.map((changes) => edited(validSend, changes)),
   edits.map((changes) => edited(validSendXml, changes)),
+  edits.map((changes) => edited(validListing, changes)),
+  edits.map((changes) => edited(validStatementXml, changes)),
   fc.json({ maxDepth: 4 }),
   fc.array(fc.tuple(fieldNames, rawJsonValue), { maxLength: 8 }).map(jsonObjectText),
   fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)),
@@ -271,6 +289,10 @@ const knownFunctions = [
   'rotate_callback_secret',
   'resend_callback',
   'list_callback_deliveries',
+  'list_transactions',
+  'list_statement',
+  'resend_failed_callbacks',
+  'send_test_callback',
 ];
 
 const path = fc.oneof(

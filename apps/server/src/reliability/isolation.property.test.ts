@@ -6,6 +6,7 @@
 // victim's endpoint, transactions or deliveries, and the money on the victim's ledger accounts.
 
 import type { Queryable, Store } from '@topup/ledger';
+import { encodeDeliveryCursor, encodeStatementCursor, encodeTransactionCursor } from '@topup/validation';
 import type { ApiFunctionName } from '@topup/validation';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +27,8 @@ interface Victim {
   readonly secret: string;
   readonly idempotencyKey: string;
   readonly deliveryIds: readonly string[];
+  /** Cursors naming the victim's deliveries, as a page that ended at one would give them. */
+  readonly deliveryCursors: readonly string[];
   readonly floatRequest: Readonly<Record<string, string>>;
   /** The victim's own: no answer to the attacker may hold one the attacker did not send in that request. */
   readonly private: readonly string[];
@@ -214,6 +217,23 @@ async function createVictim(service: TestService): Promise<Victim> {
     reason: 'victim send declined',
     providerCode: 'VICTIMCODE4',
   });
+  // One delivery given up, so that resend_failed_callbacks has a failed one of the victim's to reach.
+  const [failing, ...others] = await service.ledger.claimDeliveries({
+    workerId: 'isolation',
+    limit: 10,
+    leaseMs: 60_000,
+  });
+  await service.ledger.recordDeliveryAttempt(failing?.id ?? '', {
+    workerId: 'isolation',
+    httpStatus: 500,
+    durationMs: 1,
+    responseExcerpt: 'victim receiver down',
+    outcome: 'failed',
+  });
+  await service.ledger.releaseDeliveries(
+    'isolation',
+    others.map((delivery) => delivery.id),
+  );
   const deliveries = await service.ledger.listDeliveries(account.id, {});
   return {
     accountId: account.id,
@@ -223,6 +243,9 @@ async function createVictim(service: TestService): Promise<Victim> {
     secret,
     idempotencyKey,
     deliveryIds: deliveries.map((delivery) => delivery.id),
+    deliveryCursors: deliveries.map((delivery) =>
+      encodeDeliveryCursor({ createdMicros: `${delivery.createdAt.getTime()}000`, id: delivery.id }),
+    ),
     floatRequest,
     private: [
       floatReference,
@@ -242,6 +265,7 @@ async function createVictim(service: TestService): Promise<Victim> {
       'njeri@victim.example',
       'victim payroll march',
       'victim send declined',
+      'victim receiver down',
       'VICTIMCODE',
     ],
   };
@@ -277,6 +301,9 @@ function requestGenerators(
   const junk = fc.string({ maxLength: 24 });
   const referenceValue = fc.oneof(fc.constantFrom(...victim.references, attacker.reference), junk);
   const endpointValue = fc.oneof(fc.constantFrom(victim.endpointId, attacker.endpointId), junk);
+  const cursorValue = fc
+    .constantFrom(...victim.references)
+    .map((reference) => encodeTransactionCursor({ createdMicros: `${Date.now()}000`, reference }));
   // Any subset of the fields: a partial record, with the absent keys left out rather than undefined.
   const money = (fields: Record<string, fc.Arbitrary<string>>): fc.Arbitrary<Record<string, string>> =>
     fc
@@ -356,9 +383,44 @@ function requestGenerators(
       { reference: referenceValue, endpoint_id: endpointValue },
       { requiredKeys: ['reference'] },
     ),
+    // Every filter, with the victim's endpoint and a cursor at each of the victim's deliveries.
     list_callback_deliveries: money({
       reference: referenceValue,
       status: fc.constantFrom('pending', 'delivered', 'failed'),
+      endpoint_id: endpointValue,
+      from: fc.constantFrom('2000-01-01', '2999-01-01T00:00:00Z'),
+      to: fc.constantFrom('2999-01-01', '2000-01-01T00:00:00+03:00'),
+      limit: fc.constantFrom('1', '100'),
+      cursor: fc.oneof(fc.constantFrom(...victim.deliveryCursors), junk),
+    }),
+    // The victim's failed delivery is within every `since` but the last.
+    resend_failed_callbacks: fc.record(
+      {
+        since: fc.constantFrom('2000-01-01', '2025-01-01T00:00:00Z', '2999-01-01'),
+        endpoint_id: endpointValue,
+      },
+      { requiredKeys: ['since'] },
+    ),
+    // The attacker's own endpoint is tested (loopback port 9: refused at once); the victim's never.
+    send_test_callback: fc.record({ endpoint_id: endpointValue }),
+    // Every filter, with the victim's reference, key, mobiles and a cursor at the victim's transaction.
+    list_transactions: money({
+      type: fc.constantFrom('Agent Float', 'Airtime'),
+      state: fc.constantFrom('requested', 'completed', 'cancelled'),
+      from: fc.constantFrom('2000-01-01', '2999-01-01T00:00:00Z'),
+      to: fc.constantFrom('2999-01-01', '2000-01-01T00:00:00+03:00'),
+      reference: referenceValue,
+      idempotency_key: fc.constantFrom(victim.idempotencyKey, 'attacker-key-1'),
+      mobile: fc.constantFrom(victim.floatRequest.mobile ?? '', '254712345677', '254733000456'),
+      limit: fc.constantFrom('1', '100'),
+      cursor: fc.oneof(cursorValue, junk),
+    }),
+    list_statement: money({
+      channel: fc.constantFrom('Agent Float', 'Airtime'),
+      from: fc.constantFrom('2000-01-01', '2999-01-01T00:00:00Z'),
+      to: fc.constantFrom('2999-01-01', '2000-01-01T00:00:00+03:00'),
+      limit: fc.constantFrom('1', '100'),
+      cursor: fc.oneof(fc.constantFrom(encodeStatementCursor({ postingId: '1' })), junk),
     }),
   };
 }
