@@ -7,7 +7,7 @@
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { createLedger, DataDirLockedError, openStore } from '@topup/ledger';
-import { ConfigError, loadConfig, storeOptionsOf } from '@topup/service';
+import { ConfigError, loadConfig, migrateService, storeOptionsOf } from '@topup/service';
 import type { Store } from '@topup/ledger';
 import { dropOutputOnClosedPipe, printError, printResult, UsageError } from './cli-output.js';
 import { commands, failed } from './commands.js';
@@ -105,8 +105,7 @@ async function run(argv: readonly string[]): Promise<number> {
   const operator = operatorName();
   let store: Store;
   try {
-    // `migrate` migrates itself, so that it can report what it applied.
-    store = await openStore({ ...storeOptionsOf(config), migrate: name !== 'migrate' });
+    store = await openStore({ ...storeOptionsOf(config), migrate: false });
   } catch (error) {
     if (!(error instanceof DataDirLockedError)) throw error;
     const result = await callControlSocket(controlSocketPath(config.dataDir), {
@@ -123,6 +122,9 @@ async function run(argv: readonly string[]): Promise<number> {
   }
   const ledger = createLedger(store, { timeZone: config.timeZone });
   try {
+    // Every table of the service (the console's too), as the service would; `migrate` migrates itself,
+    // so that it can report what it applied.
+    if (name !== 'migrate') await migrateService(store);
     const result = await command(commandContext(config, ledger, store, values, operator));
     printResult(result, values.json);
     return failed(name, result) ? 1 : 0;

@@ -26,7 +26,7 @@ type CallState = SessionState & FunctionState & CallerState;
 /** Which function, which account, and whether this session may call it there. */
 function authorised(deps: ConsoleDependencies): Middleware<SessionState & ApiState> {
   return async (ctx, next) => {
-    const name = String(ctx.params['function'] ?? '');
+    const name = (ctx.params as Record<string, string | undefined>)['function'] ?? '';
     if (!functionNames.has(name)) throw new ConsoleFailure(404, 'not_found', `No API function ${name}.`);
     const kind = operationCatalog[name as ApiFunctionName].kind;
     if (kind === 'money')

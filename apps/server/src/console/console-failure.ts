@@ -7,7 +7,8 @@ import type { Middleware } from 'koa';
 import type { ApiState } from '../api-state.js';
 import { isStoreUnavailable } from '../store-errors.js';
 
-export type ConsoleFailureCode = OperatorError['code'] | 'csrf' | 'rate_limited' | 'unavailable' | 'internal';
+export type ConsoleFailureCode =
+  OperatorError['code'] | 'csrf' | 'invalid_credentials' | 'rate_limited' | 'unavailable' | 'internal';
 
 export class ConsoleFailure extends Error {
   constructor(

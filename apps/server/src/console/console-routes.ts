@@ -29,19 +29,24 @@ export function consoleRoutes(
   api.get('/export/:file', sessionRequired(deps), csvExports(deps) as Middleware<ConsoleState>);
   const apiRoutes = api.routes() as Middleware<ApiState>;
   const failures = consoleFailures();
-  const notFound = () => {
-    throw new ConsoleFailure(404, 'not_found', 'No such console function.');
-  };
+  const notFound = (): Promise<void> =>
+    Promise.reject(new ConsoleFailure(404, 'not_found', 'No such console function.'));
   const files = serveConsoleFiles(options.buildDir);
 
   return async (ctx, next) => {
-    if (ctx.path !== '/console' && !ctx.path.startsWith('/console/')) return next();
-    (ctx.state as ApiState).operational = false;
+    if (ctx.path !== '/console' && !ctx.path.startsWith('/console/')) {
+      await next();
+      return;
+    }
+    ctx.state.operational = false;
     setConsoleHeaders(ctx);
     if (ctx.path.startsWith('/console/api/') || ctx.path === '/console/api') {
       ctx.set('Cache-Control', 'no-store');
-      return failures(ctx, () => apiRoutes(ctx, notFound));
+      await failures(ctx, async () => {
+        await apiRoutes(ctx, notFound);
+      });
+      return;
     }
-    return files(ctx);
+    await files(ctx);
   };
 }

@@ -181,7 +181,7 @@ describe.each(openTestStores())('the console API on $name', (stores) => {
       expect.objectContaining({
         action: 'add_callback_endpoint',
         target: account.id,
-        after: expect.objectContaining(add),
+        after: expect.objectContaining(add) as unknown,
       }),
     ]);
   });

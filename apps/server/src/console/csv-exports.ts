@@ -91,7 +91,7 @@ function envelopeOf(result: HandlerResult): Envelope {
 export function csvExports(deps: ConsoleDependencies): Middleware<SessionState & ApiState> {
   const parse = parserFor(deps.config);
   return async (ctx) => {
-    const found = exportsByFile[String((ctx.params as Record<string, string>)['file'])];
+    const found = exportsByFile[(ctx.params as Record<string, string | undefined>)['file'] ?? ''];
     if (found === undefined) throw new ConsoleFailure(404, 'not_found', 'No such export.');
     const file: Export = found;
     const { session } = ctx.state;
@@ -118,7 +118,7 @@ export function csvExports(deps: ConsoleDependencies): Middleware<SessionState &
         deps: deps.api,
         renewedDeps: () => deps.api,
       });
-      return (envelopeOf(result).data ?? {}) as Row;
+      return envelopeOf(result).data;
     };
     // The first page is read before answering, so a bad filter is still a clean 400, not a broken file.
     let data = await page(undefined).catch((error: unknown) => {

@@ -18,7 +18,7 @@ export function operatorCalls(deps: ConsoleDependencies): Middleware<SessionStat
         'forbidden',
         'Operator functions are for operators; you are signed in as a caller.',
       );
-    const name = String((ctx.params as Record<string, string>)['function'] ?? '');
+    const name = (ctx.params as Record<string, string | undefined>)['function'] ?? '';
     const data = await callOperatorFunction(
       {
         ledger: deps.ledger,

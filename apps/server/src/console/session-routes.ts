@@ -9,6 +9,7 @@ import {
   linkUser,
   noteReauthentication,
   passwordMatches,
+  reauthenticationMs,
   signIn,
   signInWithLink,
   type Session,
@@ -61,7 +62,7 @@ export function sessionRoutes(deps: ConsoleDependencies): Router<ConsoleState> {
   const lifetimes = lifetimesOf(deps.config);
 
   // Counted like failed API tokens, per client address, so passwords cannot be guessed at speed.
-  const limited = async <T>(ip: string, attempt: () => Promise<T | undefined>): Promise<T> => {
+  const limited = async <T>(ip: string, attempt: () => Promise<T | undefined>): Promise<T | undefined> => {
     const key = failureCountKey(ip);
     const decision = await deps.authenticationFailures.reserve(key);
     if (!decision.allowed)
@@ -72,7 +73,7 @@ export function sessionRoutes(deps: ConsoleDependencies): Router<ConsoleState> {
       );
     const result = await attempt();
     if (result !== undefined) await deps.authenticationFailures.release(key);
-    return result as T;
+    return result;
   };
 
   router.get('/session', sessionRequired(deps), (ctx) => {
@@ -101,12 +102,13 @@ export function sessionRoutes(deps: ConsoleDependencies): Router<ConsoleState> {
     const signedIn = await limited(ctx.ip, () =>
       signInWithLink(deps.store, token, password, lifetimes, deps.now()),
     );
+    if (signedIn === undefined) throw new Error('a sign-in by link either signs in or throws');
     setSessionCookie(ctx, signedIn.sessionId, lifetimes.absoluteMs);
     const { user } = signedIn;
     ctx.body = sessionAnswer(
       { userId: user.id, email: user.email, role: user.role, accountId: user.accountId },
       signedIn.sessionId,
-      new Date(deps.now().getTime() + 5 * 60_000),
+      new Date(deps.now().getTime() + reauthenticationMs),
     );
   });
 
@@ -117,13 +119,13 @@ export function sessionRoutes(deps: ConsoleDependencies): Router<ConsoleState> {
     const password = textField(body, 'password');
     const signedIn = await limited(ctx.ip, () => signIn(deps.store, email, password, lifetimes, deps.now()));
     if (signedIn === undefined)
-      throw new ConsoleFailure(401, 'unauthenticated', 'The email or the password is wrong.');
+      throw new ConsoleFailure(401, 'invalid_credentials', 'The email or the password is wrong.');
     setSessionCookie(ctx, signedIn.sessionId, lifetimes.absoluteMs);
     const { user } = signedIn;
     ctx.body = sessionAnswer(
       { userId: user.id, email: user.email, role: user.role, accountId: user.accountId },
       signedIn.sessionId,
-      new Date(deps.now().getTime() + 5 * 60_000),
+      new Date(deps.now().getTime() + reauthenticationMs),
     );
   });
 
@@ -133,7 +135,7 @@ export function sessionRoutes(deps: ConsoleDependencies): Router<ConsoleState> {
     const matches = await limited(ctx.ip, async () =>
       (await passwordMatches(deps.store, session.userId, password)) ? true : undefined,
     );
-    if (matches !== true) throw new ConsoleFailure(401, 'unauthenticated', 'The password is wrong.');
+    if (matches === undefined) throw new ConsoleFailure(401, 'invalid_credentials', 'The password is wrong.');
     const until = await noteReauthentication(deps.store, session, deps.now());
     ctx.body = { reauthenticated_until: until.toISOString() };
   });
