@@ -32,9 +32,9 @@ const http = await startHttpServer(core, {
 });
 // The embedded store is locked to this process, so the operator's CLI sends its commands here instead.
 const control =
-  core.store.kind === 'pglite'
+  core.store.kind === 'pglite' && !config.dataDir.includes('://')
     ? await serveControlSocket(controlSocketPath(config.dataDir), async (request) => {
-        const command = commands[request.command];
+        const command = Object.hasOwn(commands, request.command) ? commands[request.command] : undefined;
         if (command === undefined) throw new UsageError(`unknown command ${JSON.stringify(request.command)}`);
         core.logger.info({ command: request.command, operator: request.operator }, 'CLI command');
         return command(commandContext(config, core.ledger, core.store, request.options, request.operator));
@@ -42,8 +42,8 @@ const control =
     : undefined;
 // Before saying it listens: a SIGTERM sent on reading that line must find the handler installed.
 onShutdownSignal(core.logger, async () => {
-  await control?.close();
   await http.close();
+  await control?.close();
   await worker.stop();
   await core.close();
 });

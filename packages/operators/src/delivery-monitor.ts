@@ -1,5 +1,6 @@
-// The delivery monitor: callback endpoints across every account whose deliveries fail or wait on retries,
-// with their failure rate over the last day, worst first. It reads one day of deliveries, not the history.
+// The delivery monitor: callback endpoints across every account whose deliveries of the last day failed,
+// wait on retries, or went to an endpoint now disabled, with their failure rate over that day, worst
+// first. It reads one day of deliveries, not the history.
 
 import type { Queryable } from '@topup/ledger';
 
@@ -27,7 +28,7 @@ export async function deliveryMonitor(db: Queryable, now: Date) {
        count(*) FILTER (WHERE d.status = 'pending' AND d.attempts > 0) AS retrying,
        (array_agg(d.last_error ORDER BY d.updated_at DESC) FILTER (WHERE d.last_error <> ''))[1] AS last_error
      FROM callback_deliveries d JOIN callback_endpoints e ON e.id = d.endpoint_id
-     WHERE d.created_at >= $1
+     WHERE d.created_at >= $1 AND e.removed_at IS NULL
      GROUP BY e.id, e.account_id, e.url, e.enabled, e.disabled_reason
      HAVING count(*) FILTER (WHERE d.status = 'failed') > 0
          OR count(*) FILTER (WHERE d.status = 'pending' AND d.attempts > 0) > 0

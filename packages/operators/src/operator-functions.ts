@@ -15,6 +15,7 @@ import { searchAccounts } from './account-search.js';
 import { createSignInLink, createUser, findUserByEmail, listUsers } from './users.js';
 import { accountView, auditView, fundingView, legView, tokenView, unappliedView, userView } from './views.js';
 import { shillingsToMinor } from './shillings.js';
+import { fundedWithin, fundingWindowMs } from './recent-funding.js';
 
 export type OperatorRole = 'admin' | 'support';
 
@@ -28,6 +29,8 @@ export interface OperatorContext {
   /** The console address of a one-time sign-in link token. */
   readonly signInUrl: (token: string) => string;
   readonly now: () => Date;
+  /** Told when a change committed but its audit record could not be written. */
+  readonly onAuditFailure?: (error: unknown, action: string) => void;
 }
 
 type Outcome = { readonly data: unknown; readonly audit?: Omit<AuditEntry, 'actor' | 'action'> | undefined };
@@ -90,11 +93,6 @@ export const operatorFunctions = {
     input: z.object({ account: id, status: z.enum(['active', 'suspended', 'closed']) }),
     run: async ({ ledger }, input) => {
       const before = accountView(await accountOrFail(ledger, input.account));
-      if (before.status === 'closed' && input.status !== 'closed')
-        throw new OperatorError(
-          'conflict',
-          `Account ${input.account} is closed; a closed account stays closed.`,
-        );
       const after = accountView(await ledger.setAccountStatus(input.account, input.status));
       return {
         data: { account: after },
@@ -145,7 +143,10 @@ export const operatorFunctions = {
       const amountMinor = shillingsToMinor(String(input.amount));
       const { ledger, store, actor, now } = context;
       await accountOrFail(ledger, input.account);
-      if (amountMinor > context.fundingApprovalThresholdMinor) {
+      // Counted over a day, so the threshold cannot be dodged by splitting one large funding into many.
+      const since = new Date(now().getTime() - fundingWindowMs);
+      const recent = await fundedWithin(store, input.account, input.channel, since);
+      if (recent + amountMinor > context.fundingApprovalThresholdMinor) {
         const request = await store.transaction(async (tx) => {
           const made = await requestFunding(
             tx,
@@ -279,7 +280,7 @@ export const operatorFunctions = {
   }),
   create_user: define({
     access: 'change',
-    reauthenticate: false,
+    reauthenticate: true,
     input: z.object({ email: z.string().max(254), role: z.string(), account: z.string().optional() }),
     run: async ({ store, signInUrl, now }, input) => {
       const { user, token } = await store.transaction(async (tx) => {
@@ -300,7 +301,7 @@ export const operatorFunctions = {
   }),
   user_link: define({
     access: 'change',
-    reauthenticate: false,
+    reauthenticate: true,
     input: z.object({ email: z.string().max(254) }),
     run: async ({ store, signInUrl, now }, input) => {
       const user = await findUserByEmail(store, input.email);
@@ -315,7 +316,7 @@ export const operatorFunctions = {
     input: z.object({
       cursor: z
         .string()
-        .regex(/^\d{1,19}$/)
+        .regex(/^\d{1,18}$/)
         .optional(),
       actor: optionalText,
       action: optionalText,
@@ -375,11 +376,15 @@ export async function callOperatorFunction(
   }
   const outcome = await fn.run(context, parsed.data);
   if (outcome.audit !== undefined) {
+    // The change has committed: its answer (a token, a link) must reach the operator even if the store
+    // fails now, so a lost record is reported to the service's log rather than thrown.
     await recordAudit(
       context.store,
       { actor: context.actor.name, action: name, ...outcome.audit },
       context.now(),
-    );
+    ).catch((error: unknown) => {
+      context.onAuditFailure?.(error, name);
+    });
   }
   return outcome.data;
 }

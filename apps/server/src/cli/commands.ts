@@ -1,6 +1,8 @@
 // The operator commands: accounts, tokens, channel funding, callback endpoints and deliveries, ledger
-// verification and migrations. Each takes parsed options and returns what to print; none writes to the
-// console itself. Callback commands apply the same rules as the API functions they mirror.
+// verification and migrations, console users, funding approvals and the audit log. Each takes parsed
+// options and returns what to print; none writes to the console itself. Account, token, funding and user
+// commands run the operator functions the console calls (audited, under the same rules); callback
+// commands apply the same rules as the API functions they mirror.
 
 import { formatMinor } from '@topup/ledger';
 import type { TransactionState } from '@topup/envelope';
@@ -8,7 +10,7 @@ import type { AccountStatus, DeliveryStatus, Ledger, Store } from '@topup/ledger
 import { checkCallbackUrl } from '@topup/worker';
 import type { CallbackUrlPolicy } from '@topup/worker';
 import { migrateService } from '@topup/service';
-import { callOperatorFunction, legView } from '@topup/operators';
+import { callOperatorFunction, legView, recordAudit } from '@topup/operators';
 import { deliveryView } from '../functions/callback-deliveries.js';
 import type { CommandResult } from './cli-output.js';
 import { CommandFailure, UsageError } from './cli-output.js';
@@ -49,6 +51,11 @@ function operatorCall(
       fundingApprovalThresholdMinor: context.fundingApprovalThresholdMinor,
       signInUrl: context.signInUrl,
       now: () => new Date(),
+      onAuditFailure: (error) => {
+        process.stderr.write(
+          `topup: warning: the change was made but its audit record was not written: ${String(error)}\n`,
+        );
+      },
     },
     name,
     body,
@@ -82,13 +89,16 @@ function modeOf(options: Options): 'test' | 'live' {
   return mode;
 }
 
-async function accountCreate({ ledger, options }: CommandContext): Promise<CommandResult> {
-  const profile = {
+async function accountCreate(context: CommandContext): Promise<CommandResult> {
+  const { options } = context;
+  const { account } = (await operatorCall(context, 'create_account', {
     name: required(options, 'name'),
     ...optionalProfile(options),
-  };
-  const account = await ledger.createAccount(profile);
-  const { token, tokenId } = await ledger.issueToken(account.id, modeOf(options));
+  })) as { account: { id: string; name: string } };
+  const { token, token_id: tokenId } = (await operatorCall(context, 'issue_token', {
+    account: account.id,
+    mode: modeOf(options),
+  })) as { token: string; token_id: string };
   return {
     json: { account: account.id, token, tokenId },
     human: `Created account ${account.id} (${account.name}).\nAPI token (shown only now): ${token}`,
@@ -107,8 +117,11 @@ function optionalProfile(options: Options) {
 }
 
 function accountStatusCommand(status: AccountStatus) {
-  return async ({ ledger, options }: CommandContext): Promise<CommandResult> => {
-    const account = await ledger.setAccountStatus(required(options, 'account'), status);
+  return async (context: CommandContext): Promise<CommandResult> => {
+    const { account } = (await operatorCall(context, 'set_account_status', {
+      account: required(context.options, 'account'),
+      status,
+    })) as { account: { id: string; status: string } };
     return {
       json: { account: account.id, status: account.status },
       human: `Account ${account.id} is now ${account.status}.`,
@@ -127,17 +140,20 @@ async function accountList({ ledger }: CommandContext): Promise<CommandResult> {
   };
 }
 
-async function tokenIssue({ ledger, options }: CommandContext): Promise<CommandResult> {
-  const { token, tokenId } = await ledger.issueToken(required(options, 'account'), modeOf(options));
+async function tokenIssue(context: CommandContext): Promise<CommandResult> {
+  const { token, token_id: tokenId } = (await operatorCall(context, 'issue_token', {
+    account: required(context.options, 'account'),
+    mode: modeOf(context.options),
+  })) as { token: string; token_id: string };
   return {
     json: { tokenId, token },
     human: `Issued token ${tokenId}.\nAPI token (shown only now): ${token}`,
   };
 }
 
-async function tokenRevoke({ ledger, options }: CommandContext): Promise<CommandResult> {
-  const tokenId = required(options, 'token-id');
-  await ledger.revokeToken(tokenId);
+async function tokenRevoke(context: CommandContext): Promise<CommandResult> {
+  const tokenId = required(context.options, 'token-id');
+  await operatorCall(context, 'revoke_token', { token_id: tokenId });
   return { json: { tokenId, revoked: true }, human: `Revoked token ${tokenId}.` };
 }
 
@@ -404,7 +420,7 @@ async function legsUnresolved({ ledger }: CommandContext): Promise<CommandResult
   };
 }
 
-async function legsResolve({ ledger, options, operator }: CommandContext): Promise<CommandResult> {
+async function legsResolve({ ledger, store, options, operator }: CommandContext): Promise<CommandResult> {
   const id = required(options, 'leg');
   const as = required(options, 'as');
   if (as !== 'succeeded' && as !== 'failed') {
@@ -416,6 +432,24 @@ async function legsResolve({ ledger, options, operator }: CommandContext): Promi
     throw new CommandFailure('transaction_not_found', `No transaction for leg ${id}.`);
   const [leg] = (await ledger.legs(outcome.transaction.reference)).filter((entry) => entry.id === id);
   const settled = outcome.kind !== 'already_resolved';
+  // Settling a leg moves money (a refund may follow), so the CLI's settlement is audited like the console's.
+  if (settled) {
+    await recordAudit(
+      store,
+      {
+        actor: `cli:${operator}`,
+        action: 'resolve_leg',
+        target: id,
+        before: { state: 'unknown' },
+        after: {
+          as,
+          by,
+          transaction: { reference: outcome.transaction.reference, state: outcome.transaction.state },
+        },
+      },
+      new Date(),
+    );
+  }
   return {
     json: {
       settled,

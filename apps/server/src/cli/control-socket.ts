@@ -30,21 +30,42 @@ export function controlSocketPath(dataDir: string): string {
 
 const maxRequestBytes = 64 * 1024;
 
-function readLine(socket: Socket, limit: number): Promise<string> {
+/** One line from the socket, within `limit` characters and `timeoutMs`; what follows it is not read. */
+function readLine(socket: Socket, limit: number, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
+    const timer = setTimeout(() => {
+      finish(new Error(`no whole control line within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onData = (chunk: string) => {
       text += chunk;
       const end = text.indexOf('\n');
-      if (end >= 0) resolve(text.slice(0, end));
-      else if (text.length > limit) reject(new Error('the control request is too large'));
-    });
-    socket.once('end', () => {
-      reject(new Error('the control connection closed before a whole line arrived'));
-    });
-    socket.once('error', reject);
+      if (end >= 0) finish(undefined, text.slice(0, end));
+      else if (text.length > limit) finish(new Error('the control line is too long'));
+    };
+    const onEnd = () => {
+      finish(new Error('the control connection closed before a whole line arrived'));
+    };
+    function finish(error: Error | undefined, line = ''): void {
+      clearTimeout(timer);
+      socket.off('data', onData).off('end', onEnd).off('error', finish);
+      if (error === undefined) resolve(line);
+      else reject(error);
+    }
+    socket.setEncoding('utf8');
+    socket.on('data', onData).once('end', onEnd).once('error', finish);
   });
+}
+
+// A command has this long to arrive once connected, so a silent client never holds a connection open;
+// an answer may take as long as the command does.
+const requestTimeoutMs = 5_000;
+const answerTimeoutMs = 10 * 60_000;
+
+function stringified(answer: ControlAnswer): string {
+  return JSON.stringify(answer, (_key, value: unknown) =>
+    typeof value === 'bigint' ? value.toString() : value,
+  );
 }
 
 /** Serves CLI commands on the socket until closed; a stale socket file from a crash is replaced. */
@@ -53,11 +74,17 @@ export async function serveControlSocket(
   run: (request: ControlRequest) => Promise<CommandResult>,
 ): Promise<{ close(): Promise<void> }> {
   await unlink(path).catch(() => undefined);
+  const open = new Set<Socket>();
   const server: Server = createServer((socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+    socket.on('error', () => undefined);
     void (async () => {
       let answer: ControlAnswer;
       try {
-        const request = JSON.parse(await readLine(socket, maxRequestBytes)) as ControlRequest;
+        const request = JSON.parse(
+          await readLine(socket, maxRequestBytes, requestTimeoutMs),
+        ) as ControlRequest;
         answer = { ok: true, result: await run(request) };
       } catch (error) {
         const code = (error as { code?: unknown } | undefined)?.code;
@@ -70,16 +97,32 @@ export async function serveControlSocket(
           },
         };
       }
-      socket.end(`${JSON.stringify(answer)}\n`);
+      let line: string;
+      try {
+        line = stringified(answer);
+      } catch (error) {
+        line = stringified({
+          ok: false,
+          error: { message: `the answer could not be sent: ${String(error)}` },
+        });
+      }
+      socket.end(`${line}\n`);
     })();
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(path, () => {
-      server.off('error', reject);
-      resolve();
+  // Only the data folder's owner may connect: the socket is created under a umask that leaves no one
+  // else any access, so there is no moment at which it is open to others.
+  const umask = process.umask(0o077);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(path, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } finally {
+    process.umask(umask);
+  }
   await chmod(path, 0o600);
   return {
     close: () =>
@@ -87,6 +130,7 @@ export async function serveControlSocket(
         server.close(() => {
           resolve();
         });
+        for (const socket of open) socket.destroy();
       }),
   };
 }
@@ -111,7 +155,7 @@ export async function callControlSocket(path: string, request: ControlRequest): 
     socket.once('error', reject);
   });
   socket.write(`${JSON.stringify(request)}\n`);
-  const answer = JSON.parse(await readLine(socket, 64 * 1024 * 1024)) as ControlAnswer;
+  const answer = JSON.parse(await readLine(socket, 64 * 1024 * 1024, answerTimeoutMs)) as ControlAnswer;
   socket.destroy();
   if (answer.ok) return answer.result;
   throw new RemoteCommandError(answer.error.message, answer.error.code, answer.error.usage === true);

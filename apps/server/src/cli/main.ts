@@ -93,7 +93,7 @@ async function run(argv: readonly string[]): Promise<number> {
     },
   });
   const name = positionals.join(' ');
-  const command = commands[name];
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (values.help) {
     process.stdout.write(usage);
     return 0;

@@ -74,11 +74,15 @@ function audited(deps: ConsoleDependencies): Middleware<CallState> {
     const { session, functionName, account, code } = ctx.state;
     if (session.role === 'caller' || operationCatalog[functionName].kind !== 'change' || code !== '0000')
       return;
+    // The change has committed and its answer (a new secret) must reach the operator: a record that
+    // cannot be written is logged, never turned into a failure the operator would retry.
     await recordAudit(
       deps.store,
       { actor: session.email, action: functionName, target: account.id, after: ctx.state.input ?? {} },
       deps.now(),
-    );
+    ).catch((error: unknown) => {
+      ctx.state.log.error({ err: error, action: functionName }, 'an audit record could not be written');
+    });
   };
 }
 

@@ -2,6 +2,7 @@
 // envelope (the console is not the API) and never a stack trace. Rule failures come from
 // @topup/operators as OperatorError; this module adds the HTTP-only ones (CSRF, sign-in limit).
 
+import { LedgerError } from '@topup/ledger';
 import { OperatorError } from '@topup/operators';
 import type { Middleware } from 'koa';
 import type { ApiState } from '../api-state.js';
@@ -34,8 +35,12 @@ function failureOf(error: unknown): ConsoleFailure {
   if (error instanceof ConsoleFailure) return error;
   if (error instanceof OperatorError)
     return new ConsoleFailure(statusOf[error.code], error.code, error.message, error.problems);
-  const code = (error as { code?: unknown } | undefined)?.code;
-  if (code === 'account_not_found') return new ConsoleFailure(404, 'not_found', (error as Error).message);
+  if (error instanceof LedgerError) {
+    if (error.code.endsWith('_not_found')) return new ConsoleFailure(404, 'not_found', error.message);
+    if (error.code === 'invalid_input')
+      return new ConsoleFailure(400, 'invalid', error.message, [error.message]);
+    if (error.code !== 'ledger_closed') return new ConsoleFailure(409, 'conflict', error.message);
+  }
   if (isStoreUnavailable(error))
     return new ConsoleFailure(503, 'unavailable', 'The store is unavailable; try again shortly.');
   return new ConsoleFailure(

@@ -46,7 +46,7 @@ async function fileUnder(root: string, relative: string): Promise<string | undef
   try {
     const path = await realpath(join(root, relative));
     // `..` or a link out of the build folder serves nothing.
-    return path.startsWith(await realpath(root)) && path !== (await realpath(root)) ? path : undefined;
+    return path.startsWith(`${await realpath(root)}${sep}`) ? path : undefined;
   } catch {
     return undefined;
   }
@@ -59,7 +59,13 @@ export function serveConsoleFiles(root: string = consoleBuildDir) {
       ctx.set('Allow', 'GET, HEAD');
       return;
     }
-    const relative = decodeURIComponent(ctx.path.replace(/^\/console\/?/, ''));
+    let relative: string;
+    try {
+      relative = decodeURIComponent(ctx.path.replace(/^\/console\/?/, ''));
+    } catch {
+      // Not a file name at all (a broken %-escape): the application's page answers, as for any path.
+      relative = '';
+    }
     const asset = relative === '' || relative.includes('\0') ? undefined : await fileUnder(root, relative);
     const path = asset ?? (await fileUnder(root, 'index.html'));
     if (path === undefined) {

@@ -91,7 +91,8 @@ function envelopeOf(result: HandlerResult): Envelope {
 export function csvExports(deps: ConsoleDependencies): Middleware<SessionState & ApiState> {
   const parse = parserFor(deps.config);
   return async (ctx) => {
-    const found = exportsByFile[(ctx.params as Record<string, string | undefined>)['file'] ?? ''];
+    const name = (ctx.params as Record<string, string | undefined>)['file'] ?? '';
+    const found = Object.hasOwn(exportsByFile, name) ? exportsByFile[name] : undefined;
     if (found === undefined) throw new ConsoleFailure(404, 'not_found', 'No such export.');
     const file: Export = found;
     const { session } = ctx.state;

@@ -27,6 +27,9 @@ export function operatorCalls(deps: ConsoleDependencies): Middleware<SessionStat
         fundingApprovalThresholdMinor: BigInt(deps.config.console.fundingApprovalThreshold) * 100n,
         signInUrl: (token) => signInUrl(deps.config, token),
         now: deps.now,
+        onAuditFailure: (error, action) => {
+          ctx.state.log.error({ err: error, action }, 'an audit record could not be written');
+        },
       },
       name,
       await jsonBody(ctx),

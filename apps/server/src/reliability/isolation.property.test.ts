@@ -1,6 +1,8 @@
 // Isolation between callers, generated over every API function: an attacker with a valid token sends
 // requests whose fields are filled with the victim's identifiers (references, endpoint ids, account id,
-// idempotency key), its own, or junk, in JSON or XML. No answer may carry anything of the victim's that the
+// idempotency key), its own, or junk, in JSON or XML. The same holds through the console: a caller
+// session calls every API function, operator function and export naming the victim's account, and a
+// support session tries every operator change. No answer may carry anything of the victim's that the
 // attacker did not send itself, and after every request everything in the database that concerns the
 // victim is exactly as it was: in every table, the victim's rows and anyone's rows that point at the
 // victim's endpoint, transactions or deliveries, and the money on the victim's ledger accounts.
@@ -10,7 +12,9 @@ import { encodeDeliveryCursor, encodeStatementCursor, encodeTransactionCursor } 
 import type { ApiFunctionName } from '@topup/validation';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operatorFunctions } from '@topup/operators';
 import { functionNames } from '../functions/registry.js';
+import { signedInUser, type ConsoleClient } from '../testing/console-user.js';
 import { startTestService } from '../testing/test-service.js';
 import type { TestService } from '../testing/test-service.js';
 import { openTestStores } from '../testing/test-stores.js';
@@ -18,6 +22,8 @@ import { envelopeOf, xmlRequestBody } from '../testing/wire.js';
 import type { XmlField } from '../testing/wire.js';
 
 const RUNS_PER_FUNCTION = 250;
+// Through the console every request is JSON and carries no key, so fewer runs cover its variety.
+const CONSOLE_RUNS_PER_FUNCTION = 60;
 
 interface Victim {
   readonly accountId: string;
@@ -554,4 +560,147 @@ describe.each(openTestStores())('isolation between callers over every API functi
     },
     60_000,
   );
+});
+
+describe.each(openTestStores())('isolation between callers through the console, on $name', (stores) => {
+  let store: Store;
+  let service: TestService;
+  let victim: Victim;
+  let attacker: Attacker;
+  let caller: ConsoleClient;
+  let support: ConsoleClient;
+  let view: VictimView;
+  let before: string;
+
+  beforeAll(async () => {
+    store = await stores.open();
+    service = await startTestService(store);
+    victim = await createVictim(service);
+    attacker = await createAttacker(service);
+    caller = await signedInUser(service.url, service.ledger, store, {
+      email: 'attacker.caller@example.com',
+      role: 'caller',
+      account: attacker.accountId,
+    });
+    support = await signedInUser(service.url, service.ledger, store, {
+      email: 'curious.support@example.com',
+      role: 'support',
+    });
+    view = await victimView(store, victim.accountId);
+    before = await snapshotOf(store, view);
+  });
+
+  afterAll(async () => {
+    await service.stop();
+    await stores.close(store);
+  });
+
+  /** Nothing of the victim's in an answer unless the request sent it, and nothing of it changed. */
+  async function expectIsolated(what: string, sent: string, answer: string): Promise<void> {
+    const leaked = victim.private.filter((text) => answer.includes(text) && !sent.includes(text));
+    expect(leaked, `${what} carried the victim's ${leaked.join(', ')}`).toEqual([]);
+    expect(await snapshotOf(store, view)).toBe(before);
+  }
+
+  it.each([...functionNames])(
+    'never lets a caller session read or change another caller’s data through %s',
+    async (name) => {
+      const generators = requestGenerators(victim, attacker);
+      await fc.assert(
+        fc.asyncProperty(
+          generatedRequest(generators[name as ApiFunctionName], victim),
+          fc.boolean(),
+          async (request, namesVictim) => {
+            const body = JSON.stringify(request.fields);
+            const headers: Record<string, string> = namesVictim
+              ? { 'X-Topup-Account': victim.accountId }
+              : {};
+            const answer = await (await caller.post(`/call/${name}`, request.fields, { headers })).text();
+            await expectIsolated(
+              `the console's answer to ${name} ${body}`,
+              `${body} ${headers['X-Topup-Account'] ?? ''}`,
+              answer,
+            );
+          },
+        ),
+        { numRuns: CONSOLE_RUNS_PER_FUNCTION },
+      );
+    },
+    60_000,
+  );
+
+  it('refuses a caller session every operator function, whatever it names', async () => {
+    for (const name of Object.keys(operatorFunctions)) {
+      const body = {
+        account: victim.accountId,
+        token_id: victim.token,
+        reference: victim.references[0],
+        email: 'treasury@victim.example',
+        query: 'Victim',
+        channel: 'float',
+        amount: '1000',
+        status: 'closed',
+      };
+      const answer = await caller.post(`/operator/${name}`, body);
+      expect(answer.status, name).toBe(403);
+      await expectIsolated(`the operator function ${name}`, JSON.stringify(body), await answer.text());
+    }
+  });
+
+  it('exports only the session’s own account, whatever account the query names', async () => {
+    for (const file of [
+      'transactions.csv',
+      'statement.csv?channel=Agent%20Float',
+      'statement.csv?channel=Airtime',
+    ]) {
+      const path = `/console/api/export/${file}${file.includes('?') ? '&' : '?'}account=${victim.accountId}`;
+      const answer = await fetch(`${service.url}${path}`, { headers: { Cookie: caller.cookie } });
+      expect(answer.status).toBe(200);
+      await expectIsolated(`the export ${file}`, path, await answer.text());
+    }
+  });
+
+  it('lets support change nothing through any operator or account function', async () => {
+    const changes = Object.entries(operatorFunctions).filter(([, fn]) => fn.access === 'change');
+    expect(changes.length).toBeGreaterThan(5);
+    const body = {
+      account: victim.accountId,
+      token_id: victim.token,
+      name: 'Support Was Here',
+      channel: 'float',
+      amount: '1',
+      status: 'suspended',
+      mode: 'test',
+      request_id: 'fund_x',
+      leg: `${victim.references[0] ?? ''}-disbursement`,
+      as: 'failed',
+      email: 'someone@example.com',
+      role: 'admin',
+    };
+    for (const [name] of changes) {
+      const answer = await support.post(`/operator/${name}`, body);
+      expect(answer.status, name).toBe(403);
+      await expectIsolated(`support's ${name}`, JSON.stringify(body), await answer.text());
+    }
+    for (const name of [
+      'add_callback_endpoint',
+      'remove_callback_endpoint',
+      'rotate_callback_secret',
+      'resend_callback',
+      'resend_failed_callbacks',
+      'send_test_callback',
+    ]) {
+      const fields = {
+        endpoint_id: victim.endpointId,
+        reference: victim.references[0],
+        url: 'http://127.0.0.1:9/x',
+        since: '2000-01-01',
+      };
+      const answer = await support.post(`/call/${name}`, fields, {
+        headers: { 'X-Topup-Account': victim.accountId },
+      });
+      expect(answer.status, name).toBe(403);
+      expect(await snapshotOf(store, view)).toBe(before);
+    }
+  });
 });
