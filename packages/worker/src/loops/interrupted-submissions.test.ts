@@ -18,12 +18,13 @@ function harness(
   idempotent: boolean,
   status: () => Promise<ProviderStatus>,
   submitted: () => Promise<SubmitResult> = () => Promise.resolve({ kind: 'accepted' }),
+  createdAt = new Date('2026-11-24T11:59:40.000Z'),
 ) {
   const calls: string[] = [];
   const done = () => Promise.resolve({ kind: 'not_found' } as Awaited<ReturnType<Ledger['cancel']>>);
   const deps: InterruptedSubmissionsDependencies = {
     ledger: {
-      listUnsubmitted: () => Promise.resolve([{ reference: 'TX1' } as Stuck]),
+      listUnsubmitted: () => Promise.resolve([{ reference: 'TX1', createdAt } as Stuck]),
       markSubmitted: (reference) => {
         calls.push(`marked ${reference}`);
         return Promise.resolve();
@@ -38,7 +39,7 @@ function harness(
       },
       noteLeg: () => Promise.reject(new Error('Expected no leg of a later step to be noted.')),
       noteUnsettledLeg: (reference, leg) => {
-        calls.push(`noted ${reference} ${leg.state}`);
+        calls.push(`noted ${reference} ${leg.state}${leg.review ? ' for review' : ''}`);
         return Promise.resolve(true);
       },
     },
@@ -62,6 +63,9 @@ function harness(
     logger: pino({ level: 'silent' }),
     metrics: createWorkerMetrics(noQueue),
     interruptedAfterMs: 15_000,
+    timeoutMs: 60_000,
+    queryAfterMs: 5_000,
+    reconciliationWindowMs: 30_000,
     providerTimeoutMs: 50,
     batchSize: 10,
     now: () => new Date('2026-11-24T12:00:00.000Z'),
@@ -130,6 +134,17 @@ describe('resumeInterruptedSubmissions', () => {
     const { deps, calls } = harness(false, () => Promise.reject(new Error('status endpoint down')));
     await resumeInterruptedSubmissions(deps);
     expect(calls).toEqual(['query', 'noted TX1 unknown']);
+  });
+
+  it('hands a submission it still cannot ask about to an operator once the reconciliation window is over', async () => {
+    const { deps, calls } = harness(
+      false,
+      () => Promise.reject(new Error('no id recorded')),
+      undefined,
+      new Date('2026-11-24T11:58:30.000Z'),
+    );
+    await resumeInterruptedSubmissions(deps);
+    expect(calls).toEqual(['query', 'noted TX1 unknown for review']);
   });
 
   it('sends nothing when no provider serves the transaction’s network any more, and notes its leg', async () => {

@@ -3,8 +3,9 @@
 // submitted again once the server's own provider timeout has surely passed, and its answer recorded like
 // the server would. A provider that deduplicates submissions by reference takes it at most once; one that
 // cannot is asked first whether it already has it, and is never sent it again blindly: a transaction it
-// cannot be asked about, or whose network no provider serves any more, is noted on its leg and left for the
-// timeout's reconciliation.
+// cannot be asked about, or whose network no provider serves any more, is noted on its leg on the same
+// schedule as the timeout's reconciliation, so it waits for an operator once the window is over whichever
+// loop asked last.
 
 import type { Ledger, TransactionRecord } from '@topup/ledger';
 import type { Logger } from 'pino';
@@ -15,8 +16,9 @@ import { holdUnknownSubmission, submitWithin } from '../submit-within.js';
 import type { WorkerMetrics } from '../worker-metrics.js';
 import type { RoundResult } from './poll-loop.js';
 import { applyProviderResult } from './provider-results.js';
+import { nextQueryOf, type QuerySchedule } from './query-backoff.js';
 
-export interface InterruptedSubmissionsDependencies {
+export interface InterruptedSubmissionsDependencies extends QuerySchedule {
   readonly ledger: Pick<
     Ledger,
     'listUnsubmitted' | 'markSubmitted' | 'cancel' | 'complete' | 'noteUnsettledLeg' | 'noteLeg'
@@ -30,6 +32,25 @@ export interface InterruptedSubmissionsDependencies {
   readonly providerTimeoutMs: number;
   readonly batchSize: number;
   readonly now: () => Date;
+}
+
+/**
+ * Notes the first leg of a submission that cannot be settled now as unknown. Without the review the
+ * timeouts loop would give it, this loop could take the leg each time it fell due and keep it from an
+ * operator for ever.
+ */
+async function noteUnknown(
+  deps: InterruptedSubmissionsDependencies,
+  transaction: TransactionRecord,
+  provider: string,
+): Promise<void> {
+  const { nextQueryAt, review } = nextQueryOf(deps, transaction.createdAt, deps.now());
+  await deps.ledger.noteUnsettledLeg(transaction.reference, {
+    state: 'unknown',
+    provider,
+    nextQueryAt,
+    review,
+  });
 }
 
 /**
@@ -49,12 +70,7 @@ async function lookedUp(
     deps.providerTimeoutMs,
   ).catch(() => late);
   if (status === late) {
-    await ledger.noteUnsettledLeg(reference, {
-      state: 'unknown',
-      provider: provider.name,
-      nextQueryAt: new Date(deps.now().getTime() + deps.interruptedAfterMs),
-      review: false,
-    });
+    await noteUnknown(deps, transaction, provider.name);
     return 'unknown';
   }
   if (status.kind === 'not_found') return 'submit';
@@ -77,12 +93,7 @@ async function resume(
   if (provider === undefined) {
     // PROVIDERS changed since it was made: it is never sent elsewhere. Noting its leg keeps it out of the
     // next rounds, so it is logged once per wait and left for the timeout's reconciliation.
-    await deps.ledger.noteUnsettledLeg(reference, {
-      state: 'unknown',
-      provider: '',
-      nextQueryAt: new Date(deps.now().getTime() + deps.interruptedAfterMs),
-      review: false,
-    });
+    await noteUnknown(deps, transaction, '');
     logger.warn({ reference, network }, 'no provider serves the network of an interrupted submission');
     return;
   }
