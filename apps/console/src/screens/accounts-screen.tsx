@@ -2,7 +2,6 @@
 // resume or close it.
 
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
 import { filledIn } from '../api/filter-values';
 import type { AccountProfile, AccountStatus, AccountView } from '../api/operator-function-types';
 import { useOperatorChange, useOperatorRead } from '../api/use-operator-function';
@@ -10,7 +9,9 @@ import { ChangeButton } from '../components/change-button';
 import { ConfirmButton } from '../components/confirm-button';
 import { ErrorNotice } from '../components/error-notice';
 import { formFields } from '../components/form-fields';
-import { Pager, useCursorPages } from '../components/pager';
+import { FilterForm } from '../components/filter-form';
+import { useFilteredPages } from '../components/filtered-pages';
+import { Pager } from '../components/pager';
 import { QueryResult } from '../components/query-result';
 import { accountPath } from '../routes/paths';
 
@@ -155,40 +156,30 @@ function CreateAccountForm() {
 }
 
 export function AccountsScreen() {
-  const [query, setQuery] = useState('');
-  const pages = useCursorPages();
-  const accounts = useOperatorRead(
-    'list_accounts',
-    { ...filledIn({ query }), ...(pages.cursor === undefined ? {} : { cursor: pages.cursor }) },
-    { keepPrevious: true },
-  );
+  const filtered = useFilteredPages<{ query?: string }>({});
+  const accounts = useOperatorRead('list_accounts', filtered.request, { keepPrevious: true });
 
   return (
     <>
       <h1>Accounts</h1>
-      <form
-        className="filters"
+      <FilterForm
+        label="Search accounts"
         role="search"
-        aria-label="Search accounts"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setQuery(formFields(event.currentTarget)('query'));
-          pages.first();
-        }}
+        listing={filtered}
+        read={(field) => filledIn({ query: field('query') })}
+        submitText="Search"
+        clearable={false}
       >
         <label className="wide">
           Search accounts
           <input name="query" type="search" placeholder="Account id or name" />
         </label>
-        <div className="actions">
-          <button type="submit">Search</button>
-        </div>
-      </form>
+      </FilterForm>
       <QueryResult query={accounts}>
         {({ accounts: found, next_cursor }) => (
           <>
             <AccountsTable accounts={found} />
-            <Pager pages={pages} nextCursor={next_cursor} label="Account pages" />
+            <Pager pages={filtered.pages} nextCursor={next_cursor} label="Account pages" />
           </>
         )}
       </QueryResult>

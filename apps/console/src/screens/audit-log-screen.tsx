@@ -1,11 +1,11 @@
 // Every operator change, newest first: who did what to which target and when, with the state before
 // and after, filterable by who and by action.
 
-import { useState } from 'react';
 import { filledIn } from '../api/filter-values';
 import { useOperatorRead } from '../api/use-operator-function';
-import { formFields } from '../components/form-fields';
-import { Pager, useCursorPages } from '../components/pager';
+import { FilterForm } from '../components/filter-form';
+import { useFilteredPages } from '../components/filtered-pages';
+import { Pager } from '../components/pager';
 import { QueryResult } from '../components/query-result';
 import { formatInstant } from '../format/time';
 
@@ -15,30 +15,16 @@ function JsonValue({ value }: { value: unknown }) {
 }
 
 export function AuditLogScreen() {
-  const [filters, setFilters] = useState<{ actor?: string; action?: string }>({});
-  const pages = useCursorPages();
-  const audit = useOperatorRead(
-    'list_audit',
-    { ...filters, ...(pages.cursor === undefined ? {} : { cursor: pages.cursor }) },
-    { keepPrevious: true },
-  );
+  const filtered = useFilteredPages<{ actor?: string; action?: string }>({});
+  const audit = useOperatorRead('list_audit', filtered.request, { keepPrevious: true });
 
   return (
     <>
       <h1>Audit log</h1>
-      <form
-        className="filters"
-        aria-label="Audit filters"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const field = formFields(event.currentTarget);
-          setFilters(filledIn({ actor: field('actor'), action: field('action') }));
-          pages.first();
-        }}
-        onReset={() => {
-          setFilters({});
-          pages.first();
-        }}
+      <FilterForm
+        label="Audit filters"
+        listing={filtered}
+        read={(field) => filledIn({ actor: field('actor'), action: field('action') })}
       >
         <label>
           Who
@@ -48,13 +34,7 @@ export function AuditLogScreen() {
           Action
           <input name="action" autoComplete="off" />
         </label>
-        <div className="actions">
-          <button type="submit">Apply filters</button>
-          <button type="reset" className="secondary">
-            Clear filters
-          </button>
-        </div>
-      </form>
+      </FilterForm>
       <QueryResult query={audit}>
         {({ records, next_cursor }) => (
           <>
@@ -90,7 +70,7 @@ export function AuditLogScreen() {
                 </tbody>
               </table>
             )}
-            <Pager pages={pages} nextCursor={next_cursor} label="Audit pages" />
+            <Pager pages={filtered.pages} nextCursor={next_cursor} label="Audit pages" />
           </>
         )}
       </QueryResult>

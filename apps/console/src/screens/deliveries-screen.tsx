@@ -2,7 +2,6 @@
 // one, or every failed one since a moment (after fixing a receiver that was down).
 
 import type { CallbackEndpointView } from '@topup/envelope';
-import { useState } from 'react';
 import type { DeliveryFilters, DeliveryStatus } from '../api/caller-function-types';
 import { wholeDays } from '../api/date-range';
 import { filledIn } from '../api/filter-values';
@@ -11,13 +10,15 @@ import { useScopedAccount } from '../auth/account-scope';
 import { ChangeButton } from '../components/change-button';
 import { DeliveriesTable } from '../components/deliveries-table';
 import { ErrorNotice } from '../components/error-notice';
+import { FilterForm } from '../components/filter-form';
+import { ChoiceFilter, DayRangeFilter } from '../components/filter-fields';
+import { useFilteredPages } from '../components/filtered-pages';
 import { formFields } from '../components/form-fields';
-import { Pager, useCursorPages } from '../components/pager';
+import { Pager } from '../components/pager';
 import { QueryResult } from '../components/query-result';
 import { localDateTimeToIso } from '../format/time';
 
-function filtersOf(form: HTMLFormElement): DeliveryFilters {
-  const field = formFields(form);
+function filtersOf(field: (name: string) => string): DeliveryFilters {
   return filledIn({
     status: field('status') as DeliveryStatus,
     endpoint_id: field('endpoint_id'),
@@ -82,63 +83,25 @@ function ResendFailedForm({ endpoints }: { endpoints: readonly CallbackEndpointV
 
 export function DeliveriesScreen() {
   const accountId = useScopedAccount();
-  const [filters, setFilters] = useState<DeliveryFilters>({});
-  const pages = useCursorPages();
+  const filtered = useFilteredPages<DeliveryFilters>({});
   const endpoints = useCallerRead('list_callback_endpoints', {});
-  const listing = useCallerRead(
-    'list_callback_deliveries',
-    { ...filters, ...(pages.cursor === undefined ? {} : { cursor: pages.cursor }) },
-    { keepPrevious: true },
-  );
+  const listing = useCallerRead('list_callback_deliveries', filtered.request, { keepPrevious: true });
   const resend = useCallerChange('resend_callback');
   const endpointList = endpoints.data?.data.endpoints ?? [];
 
   return (
     <>
       <h1>Deliveries</h1>
-      <form
-        className="filters"
-        aria-label="Delivery filters"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setFilters(filtersOf(event.currentTarget));
-          pages.first();
-        }}
-        onReset={() => {
-          setFilters({});
-          pages.first();
-        }}
-      >
-        <label>
-          Status
-          <select name="status" defaultValue="">
-            <option value="">Any</option>
-            <option value="pending">pending</option>
-            <option value="delivered">delivered</option>
-            <option value="failed">failed</option>
-          </select>
-        </label>
+      <FilterForm label="Delivery filters" listing={filtered} read={filtersOf}>
+        <ChoiceFilter label="Status" name="status" choices={['pending', 'delivered', 'failed']} />
         <label>
           Endpoint
           <select name="endpoint_id" defaultValue="">
             <EndpointOptions endpoints={endpointList} />
           </select>
         </label>
-        <label>
-          From
-          <input name="from" type="date" />
-        </label>
-        <label>
-          To
-          <input name="to" type="date" />
-        </label>
-        <div className="actions">
-          <button type="submit">Apply filters</button>
-          <button type="reset" className="secondary">
-            Clear filters
-          </button>
-        </div>
-      </form>
+        <DayRangeFilter />
+      </FilterForm>
       {resend.isSuccess && (
         <p className="notice notice-success" role="status" data-testid="resend-result">
           {resend.data.message}: {resend.data.data.resend.queued} queued.
@@ -157,7 +120,7 @@ export function DeliveriesScreen() {
                 resend.mutate({ reference: delivery.reference, endpoint_id: delivery.endpoint_id });
               }}
             />
-            <Pager pages={pages} nextCursor={data.next_cursor} label="Delivery pages" />
+            <Pager pages={filtered.pages} nextCursor={data.next_cursor} label="Delivery pages" />
           </>
         )}
       </QueryResult>

@@ -2,20 +2,20 @@
 // paged by cursor and exportable as CSV.
 
 import type { ChannelType, StatementPosting } from '@topup/envelope';
-import { useState } from 'react';
 import type { StatementFilters } from '../api/caller-function-types';
 import { wholeDays } from '../api/date-range';
 import { statementCsvUrl } from '../api/export-links';
 import { filledIn } from '../api/filter-values';
 import { useCallerRead } from '../api/use-caller-function';
 import { useScopedAccount } from '../auth/account-scope';
-import { formFields } from '../components/form-fields';
-import { Pager, useCursorPages } from '../components/pager';
+import { FilterForm } from '../components/filter-form';
+import { DayRangeFilter } from '../components/filter-fields';
+import { useFilteredPages } from '../components/filtered-pages';
+import { Pager } from '../components/pager';
 import { QueryResult } from '../components/query-result';
 import { formatMoney } from '../format/money';
 
-function filtersOf(form: HTMLFormElement): StatementFilters {
-  const field = formFields(form);
+function filtersOf(field: (name: string) => string): StatementFilters {
   const channel: ChannelType = field('channel') === 'Airtime' ? 'Airtime' : 'Agent Float';
   return { channel, ...filledIn(wholeDays(field('from'), field('to'))) };
 }
@@ -58,25 +58,23 @@ function StatementTable({ postings }: { postings: readonly StatementPosting[] })
 
 export function StatementScreen() {
   const accountId = useScopedAccount();
-  const [filters, setFilters] = useState<StatementFilters>({ channel: 'Agent Float' });
-  const pages = useCursorPages();
-  const statement = useCallerRead(
-    'list_statement',
-    { ...filters, ...(pages.cursor === undefined ? {} : { cursor: pages.cursor }) },
-    { keepPrevious: true },
-  );
+  const filtered = useFilteredPages<StatementFilters>({ channel: 'Agent Float' });
+  const statement = useCallerRead('list_statement', filtered.request, { keepPrevious: true });
 
   return (
     <>
       <h1>Statement</h1>
-      <form
-        className="filters"
-        aria-label="Statement filters"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setFilters(filtersOf(event.currentTarget));
-          pages.first();
-        }}
+      <FilterForm
+        label="Statement filters"
+        listing={filtered}
+        read={filtersOf}
+        submitText="Show statement"
+        clearable={false}
+        actions={
+          <a className="button secondary" href={statementCsvUrl(filtered.filters, accountId)} download>
+            Export CSV
+          </a>
+        }
       >
         <label>
           Channel
@@ -85,21 +83,8 @@ export function StatementScreen() {
             <option value="Airtime">Airtime</option>
           </select>
         </label>
-        <label>
-          From
-          <input name="from" type="date" />
-        </label>
-        <label>
-          To
-          <input name="to" type="date" />
-        </label>
-        <div className="actions">
-          <button type="submit">Show statement</button>
-          <a className="button secondary" href={statementCsvUrl(filters, accountId)} download>
-            Export CSV
-          </a>
-        </div>
-      </form>
+        <DayRangeFilter />
+      </FilterForm>
       <QueryResult query={statement}>
         {({ data }) => (
           <>
@@ -107,7 +92,7 @@ export function StatementScreen() {
               {data.channel.type} balance: {data.channel.currency} {formatMoney(data.channel.balance)}
             </p>
             <StatementTable postings={data.postings} />
-            <Pager pages={pages} nextCursor={data.next_cursor} label="Statement pages" />
+            <Pager pages={filtered.pages} nextCursor={data.next_cursor} label="Statement pages" />
           </>
         )}
       </QueryResult>

@@ -3,20 +3,20 @@
 // caller's idempotency key, the customer's mobile number, a date range.
 
 import type { TransactionState, TransactionType } from '@topup/envelope';
-import { useState } from 'react';
 import type { TransactionFilters } from '../api/caller-function-types';
 import { wholeDays } from '../api/date-range';
 import { transactionsCsvUrl } from '../api/export-links';
 import { filledIn } from '../api/filter-values';
 import { useCallerRead } from '../api/use-caller-function';
 import { useScopedAccount } from '../auth/account-scope';
-import { formFields } from '../components/form-fields';
-import { Pager, useCursorPages } from '../components/pager';
+import { FilterForm } from '../components/filter-form';
+import { ChoiceFilter, DayRangeFilter } from '../components/filter-fields';
+import { useFilteredPages } from '../components/filtered-pages';
+import { Pager } from '../components/pager';
 import { QueryResult } from '../components/query-result';
 import { TransactionsTable } from '../components/transactions-table';
 
-function filtersOf(form: HTMLFormElement): TransactionFilters {
-  const field = formFields(form);
+function filtersOf(field: (name: string) => string): TransactionFilters {
   return filledIn({
     type: field('type') as TransactionType,
     state: field('state') as TransactionState,
@@ -29,55 +29,25 @@ function filtersOf(form: HTMLFormElement): TransactionFilters {
 
 export function TransactionsScreen() {
   const accountId = useScopedAccount();
-  const [filters, setFilters] = useState<TransactionFilters>({});
-  const pages = useCursorPages();
-  const listing = useCallerRead(
-    'list_transactions',
-    { ...filters, ...(pages.cursor === undefined ? {} : { cursor: pages.cursor }) },
-    { keepPrevious: true },
-  );
+  const filtered = useFilteredPages<TransactionFilters>({});
+  const listing = useCallerRead('list_transactions', filtered.request, { keepPrevious: true });
 
   return (
     <>
       <h1>Transactions</h1>
-      <form
-        className="filters"
-        aria-label="Transaction filters"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setFilters(filtersOf(event.currentTarget));
-          pages.first();
-        }}
-        onReset={() => {
-          setFilters({});
-          pages.first();
-        }}
+      <FilterForm
+        label="Transaction filters"
+        listing={filtered}
+        read={filtersOf}
+        actions={
+          <a className="button secondary" href={transactionsCsvUrl(filtered.filters, accountId)} download>
+            Export CSV
+          </a>
+        }
       >
-        <label>
-          Type
-          <select name="type" defaultValue="">
-            <option value="">Any</option>
-            <option value="Agent Float">Agent Float</option>
-            <option value="Airtime">Airtime</option>
-          </select>
-        </label>
-        <label>
-          State
-          <select name="state" defaultValue="">
-            <option value="">Any</option>
-            <option value="requested">requested</option>
-            <option value="completed">completed</option>
-            <option value="cancelled">cancelled</option>
-          </select>
-        </label>
-        <label>
-          From
-          <input name="from" type="date" />
-        </label>
-        <label>
-          To
-          <input name="to" type="date" />
-        </label>
+        <ChoiceFilter label="Type" name="type" choices={['Agent Float', 'Airtime']} />
+        <ChoiceFilter label="State" name="state" choices={['requested', 'completed', 'cancelled']} />
+        <DayRangeFilter />
         <label>
           Reference
           <input name="reference" autoComplete="off" />
@@ -90,16 +60,7 @@ export function TransactionsScreen() {
           Mobile
           <input name="mobile" inputMode="numeric" autoComplete="off" />
         </label>
-        <div className="actions">
-          <button type="submit">Apply filters</button>
-          <button type="reset" className="secondary">
-            Clear filters
-          </button>
-          <a className="button secondary" href={transactionsCsvUrl(filters, accountId)} download>
-            Export CSV
-          </a>
-        </div>
-      </form>
+      </FilterForm>
       <QueryResult query={listing}>
         {({ data }) => (
           <>
@@ -108,7 +69,7 @@ export function TransactionsScreen() {
               accountId={accountId}
               testId="transactions-table"
             />
-            <Pager pages={pages} nextCursor={data.next_cursor} label="Transaction pages" />
+            <Pager pages={filtered.pages} nextCursor={data.next_cursor} label="Transaction pages" />
           </>
         )}
       </QueryResult>
