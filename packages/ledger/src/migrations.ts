@@ -363,6 +363,20 @@ const deliveryListing: Migration = {
   ],
 };
 
+// `list_transactions` by mobile finds the transactions whose recipient or payer has that number. Without an
+// index it read the caller's whole history back whenever the number was rare (0.6 s over a million
+// transactions). Each index is walked backwards from the cursor for its side, so a page costs its own rows
+// however common or rare the number; the payer's holds only purchases with a payer.
+const mobileListing: Migration = {
+  id: '0012_mobile_listing',
+  statements: [
+    `CREATE INDEX IF NOT EXISTS transactions_account_recipient_mobile
+      ON transactions (account_id, recipient_mobile, created_at, reference)`,
+    `CREATE INDEX IF NOT EXISTS transactions_account_payment_mobile
+      ON transactions (account_id, payment_mobile, created_at, reference) WHERE payment_mobile IS NOT NULL`,
+  ],
+};
+
 /** Every migration, in the order they apply. */
 export const migrations: readonly Migration[] = [
   ledgerSchema,
@@ -375,4 +389,5 @@ export const migrations: readonly Migration[] = [
   airtimeFromBalance,
   consoleListings,
   deliveryListing,
+  mobileListing,
 ];

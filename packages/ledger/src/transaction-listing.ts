@@ -1,8 +1,9 @@
 // A caller's transactions, newest first (created_at, then reference, both descending), a page at a time by
 // keyset on the transactions_account_created index, read backwards: a page costs the rows it reads from
 // where the cursor points, never an OFFSET or a count. Filters by reference or Idempotency-Key are point
-// lookups; the other filters narrow that walk. Every query is keyed by the account, so no filter reaches
-// another caller's.
+// lookups; the other filters narrow that walk. A mobile is the recipient's or the payer's: each side is a
+// walk of its own index, and the page is the newest of both. Every query is keyed by the account, so no
+// filter reaches another caller's.
 
 import type { TransactionState, TransactionType } from '@topup/envelope';
 import { decodeTransactionCursor, encodeTransactionCursor } from '@topup/validation';
@@ -94,10 +95,6 @@ export async function listTransactions(
         AND k.created_at > ${parameters.add(new Date(context.now.getTime() - idempotencyWindowMs).toISOString())}::timestamptz)`;
     conditions.push(`(reference = ${keyed} OR send_reference = ${keyed})`);
   }
-  if (filter.mobile !== undefined) {
-    const mobile = parameters.add(filter.mobile);
-    conditions.push(`(recipient_mobile = ${mobile} OR payment_mobile = ${mobile})`);
-  }
   if (filter.cursor !== undefined) {
     const position = decodeTransactionCursor(filter.cursor);
     if (position === undefined) {
@@ -110,12 +107,21 @@ export async function listTransactions(
     const createdAt = `('epoch'::timestamptz + ${parameters.add(position.createdMicros)}::bigint * interval '1 microsecond')`;
     conditions.push(`(created_at, reference) < (${createdAt}, ${parameters.add(position.reference)})`);
   }
-  const { rows } = await db.query<TransactionRow & { created_micros: string }>(
+  const rowsWanted = parameters.add(limit + 1);
+  const pageOf = (where: readonly string[]) =>
     `SELECT ${transactionColumns}, (extract(epoch FROM created_at) * 1000000)::bigint::text AS created_micros
-     FROM transactions WHERE ${conditions.join(' AND ')}
-     ORDER BY created_at DESC, reference DESC LIMIT ${parameters.add(limit + 1)}`,
-    parameters.values,
-  );
+     FROM transactions WHERE ${where.join(' AND ')}
+     ORDER BY created_at DESC, reference DESC LIMIT ${rowsWanted}`;
+  const mobile = filter.mobile === undefined ? undefined : parameters.add(filter.mobile);
+  // By mobile, two ordered walks rather than an OR, which the planner answers by sorting every match; the
+  // payer's side leaves out what the recipient's found, so no transaction comes twice.
+  const sql =
+    mobile === undefined
+      ? pageOf(conditions)
+      : `SELECT * FROM ((${pageOf([...conditions, `recipient_mobile = ${mobile}`])})
+          UNION ALL (${pageOf([...conditions, `payment_mobile = ${mobile}`, `recipient_mobile <> ${mobile}`])})) AS page
+        ORDER BY created_at DESC, reference DESC LIMIT ${rowsWanted}`;
+  const { rows } = await db.query<TransactionRow & { created_micros: string }>(sql, parameters.values);
   const shown = rows.slice(0, limit);
   const last = shown.at(-1);
   return {
