@@ -23,6 +23,7 @@ const allMigrations = [
   '0009_airtime_from_balance',
   '0010_console_listings',
   '0011_delivery_listing',
+  '0012_mobile_listing',
   'providers/0001_simulator_jobs',
   'providers/0002_webhook_inbox',
   'providers/0003_access_tokens',
