@@ -16,7 +16,7 @@ import { holdUnknownSubmission, submitWithin } from '../submit-within.js';
 import type { WorkerMetrics } from '../worker-metrics.js';
 import type { RoundResult } from './poll-loop.js';
 import { applyProviderResult } from './provider-results.js';
-import { nextQueryOf, type QuerySchedule } from './query-backoff.js';
+import { noteFirstLegOnSchedule, type QuerySchedule } from './query-backoff.js';
 
 export interface InterruptedSubmissionsDependencies extends QuerySchedule {
   readonly ledger: Pick<
@@ -32,25 +32,6 @@ export interface InterruptedSubmissionsDependencies extends QuerySchedule {
   readonly providerTimeoutMs: number;
   readonly batchSize: number;
   readonly now: () => Date;
-}
-
-/**
- * Notes the first leg of a submission that cannot be settled now as unknown. Without the review the
- * timeouts loop would give it, this loop could take the leg each time it fell due and keep it from an
- * operator for ever.
- */
-async function noteUnknown(
-  deps: InterruptedSubmissionsDependencies,
-  transaction: TransactionRecord,
-  provider: string,
-): Promise<void> {
-  const { nextQueryAt, review } = nextQueryOf(deps, transaction.createdAt, deps.now());
-  await deps.ledger.noteUnsettledLeg(transaction.reference, {
-    state: 'unknown',
-    provider,
-    nextQueryAt,
-    review,
-  });
 }
 
 /**
@@ -70,7 +51,13 @@ async function lookedUp(
     deps.providerTimeoutMs,
   ).catch(() => late);
   if (status === late) {
-    await noteUnknown(deps, transaction, provider.name);
+    await noteFirstLegOnSchedule(
+      ledger,
+      deps,
+      transaction,
+      { state: 'unknown', provider: provider.name },
+      deps.now(),
+    );
     return 'unknown';
   }
   if (status.kind === 'not_found') return 'submit';
@@ -93,7 +80,13 @@ async function resume(
   if (provider === undefined) {
     // PROVIDERS changed since it was made: it is never sent elsewhere. Noting its leg keeps it out of the
     // next rounds, so it is logged once per wait and left for the timeout's reconciliation.
-    await noteUnknown(deps, transaction, '');
+    await noteFirstLegOnSchedule(
+      deps.ledger,
+      deps,
+      transaction,
+      { state: 'unknown', provider: '' },
+      deps.now(),
+    );
     logger.warn({ reference, network }, 'no provider serves the network of an interrupted submission');
     return;
   }

@@ -16,7 +16,7 @@ import type { WorkerMetrics } from '../worker-metrics.js';
 import type { RoundResult } from './poll-loop.js';
 import type { ResultApplication } from './leg-results.js';
 import { applyProviderResult } from './provider-results.js';
-import { nextQueryOf } from './query-backoff.js';
+import { noteFirstLegOnSchedule } from './query-backoff.js';
 
 /** The reason a timed-out transaction carries in its cancellation callback. */
 export const TIMEOUT_REASON = 'no result from the provider within the timeout';
@@ -56,13 +56,14 @@ async function leave(
   provider: string,
   why: 'pending' | 'not yet known' | 'no answer',
 ): Promise<Settlement> {
-  const { nextQueryAt, review } = nextQueryOf(deps, transaction.createdAt, deps.now());
-  await deps.ledger.noteUnsettledLeg(transaction.reference, {
-    state: why === 'pending' ? 'pending' : 'unknown',
-    provider,
-    nextQueryAt,
-    review,
-  });
+  const state = why === 'pending' ? 'pending' : 'unknown';
+  const review = await noteFirstLegOnSchedule(
+    deps.ledger,
+    deps,
+    transaction,
+    { state, provider },
+    deps.now(),
+  );
   return { kind: 'left', why, review };
 }
 
