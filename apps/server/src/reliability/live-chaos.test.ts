@@ -13,7 +13,7 @@
 
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { NOT_DELIVERED_REFUNDED } from '@topup/ledger';
+import { formatMinor, NOT_DELIVERED_REFUNDED } from '@topup/ledger';
 import { DARAJA_DECLINED } from '@topup/providers';
 import { startLiveFakes, type LiveFakes } from '@topup/providers/fakes';
 import { describe, expect, it } from 'vitest';
@@ -552,13 +552,11 @@ describe.skipIf(databaseUrl === undefined)(
           available: string;
           pending: string;
         }[];
-        const shillings = (minor: bigint) =>
-          `${String(minor / 100n)}.${String(minor % 100n).padStart(2, '0')}`;
         const floatMinor = BigInt(FLOAT_FUNDING_SHILLINGS) * 100n - completedFloatMinor - reviewingFloatMinor;
         expect.soft(float).toEqual({
           channel: 'float',
-          available: shillings(floatMinor),
-          pending: shillings(reviewingFloatMinor),
+          available: formatMinor(floatMinor),
+          pending: formatMinor(reviewingFloatMinor),
         });
         // Airtime is paid by the payer and paid out to the carrier: the caller's channel is untouched.
         expect.soft(airtime).toEqual({
