@@ -9,6 +9,7 @@ export type {
   ProviderReport,
   ProviderResult,
   ProviderStatus,
+  ResultEvidence,
   SubmitResult,
   WebhookCall,
   WebhookEvent,
