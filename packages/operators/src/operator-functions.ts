@@ -251,17 +251,35 @@ export const operatorFunctions = {
   resolve_leg: define({
     access: 'change',
     reauthenticate: false,
-    input: z.object({ leg: id, as: z.enum(['succeeded', 'failed']) }),
+    input: z.object({
+      leg: id,
+      as: z.enum(['succeeded', 'failed']),
+      receipt: z
+        .string()
+        .trim()
+        .max(40)
+        .regex(/^[A-Za-z0-9]*$/)
+        .optional(),
+    }),
     run: async ({ ledger, actor }, input) => {
-      const outcome = await ledger.settleReviewedLeg(input.leg, { as: input.as, by: actor.name });
+      const outcome = await ledger.settleReviewedLeg(input.leg, {
+        as: input.as,
+        by: actor.name,
+        ...(input.receipt === undefined ? {} : { receipt: input.receipt }),
+      });
       if (outcome.kind === 'not_found')
         throw new OperatorError('not_found', `No transaction for leg ${input.leg}.`);
       const settled = outcome.kind !== 'already_resolved';
       const transaction = { reference: outcome.transaction.reference, state: outcome.transaction.state };
+      const why = outcome.kind === 'leg_settled' ? outcome.why : '';
       return {
-        data: { settled, transaction },
+        data: { settled, transaction, why },
         audit: settled
-          ? { target: input.leg, before: { state: 'unknown' }, after: { as: input.as, transaction } }
+          ? {
+              target: input.leg,
+              before: { state: 'review' },
+              after: { as: input.as, receipt: input.receipt ?? '', transaction, why },
+            }
           : undefined,
       };
     },

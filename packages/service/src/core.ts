@@ -65,6 +65,7 @@ export function assembleCore(config: Config, store: Store, parts: CoreParts): Co
   const ledger = createLedger(store, {
     timeZone: config.timeZone,
     authCacheMs: config.authCacheMs,
+    chainedPurchases: config.mode === 'live',
     onBatch: (size) => {
       metrics.batchSize.observe(size);
     },

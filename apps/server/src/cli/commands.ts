@@ -395,8 +395,13 @@ function legLine(leg: ReturnType<typeof legView>): string {
     `${leg.id}  ${leg.state}` +
     (leg.provider === '' ? '' : `  via ${leg.provider}`) +
     (leg.provider_reference === '' ? '' : `  provider ref ${leg.provider_reference}`) +
-    (leg.review_since === null ? '' : `  waiting for review since ${leg.review_since}`) +
-    (leg.reviewed_by === '' ? '' : `  settled by ${leg.reviewed_by} at ${leg.reviewed_at ?? ''}`)
+    (leg.review_since === null || leg.reviewed_at !== null
+      ? ''
+      : `  waiting for review since ${leg.review_since} (${leg.review_reason})`) +
+    (leg.reviewed_by === '' ? '' : `  settled by ${leg.reviewed_by} at ${leg.reviewed_at ?? ''}`) +
+    (leg.reviewed_at !== null || leg.review_evidence.length === 0
+      ? ''
+      : leg.review_evidence.map((entry) => `\n    evidence: ${JSON.stringify(entry)}`).join(''))
   );
 }
 
@@ -427,7 +432,12 @@ async function legsResolve({ ledger, store, options, operator }: CommandContext)
     throw new UsageError(`--as must be succeeded or failed, received ${JSON.stringify(as)}`);
   }
   const by = optional(options, 'by') ?? operator;
-  const outcome = await ledger.settleReviewedLeg(id, { as, by });
+  const receipt = optional(options, 'receipt');
+  const outcome = await ledger.settleReviewedLeg(id, {
+    as,
+    by,
+    ...(receipt === undefined ? {} : { receipt }),
+  });
   if (outcome.kind === 'not_found')
     throw new CommandFailure('transaction_not_found', `No transaction for leg ${id}.`);
   const [leg] = (await ledger.legs(outcome.transaction.reference)).filter((entry) => entry.id === id);
@@ -440,10 +450,11 @@ async function legsResolve({ ledger, store, options, operator }: CommandContext)
         actor: `cli:${operator}`,
         action: 'resolve_leg',
         target: id,
-        before: { state: 'unknown' },
+        before: { state: 'review' },
         after: {
           as,
           by,
+          receipt: receipt ?? '',
           transaction: { reference: outcome.transaction.reference, state: outcome.transaction.state },
         },
       },
@@ -457,7 +468,7 @@ async function legsResolve({ ledger, store, options, operator }: CommandContext)
       leg: leg === undefined ? null : legView(leg),
     },
     human: settled
-      ? `Leg ${id} settled as ${as} by ${by}; transaction ${outcome.transaction.reference} is ${outcome.transaction.state}${outcome.kind === 'leg_settled' ? ', and its payment will be refunded' : ''}.`
+      ? `Leg ${id} settled as ${as} by ${by}; transaction ${outcome.transaction.reference} is ${outcome.transaction.state}${outcome.kind === 'leg_settled' ? `: ${outcome.why}` : ''}.`
       : `Transaction ${outcome.transaction.reference} was already ${outcome.transaction.state}; nothing changed.`,
   };
 }

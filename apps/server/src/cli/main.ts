@@ -34,7 +34,7 @@ Commands:
   ledger unapplied [--reference REF]
   legs list --reference REF
   legs unresolved
-  legs resolve --leg ID --as succeeded|failed [--by NAME]
+  legs resolve --leg ID --as succeeded|failed [--receipt CODE] [--by NAME]
   user create --email E --role admin|support|caller [--account ID]
   user link --email E
   user list
@@ -67,6 +67,7 @@ const optionNames = [
   'leg',
   'as',
   'by',
+  'receipt',
   'role',
   'request',
   'cursor',
@@ -120,7 +121,10 @@ async function run(argv: readonly string[]): Promise<number> {
     printResult(result, values.json);
     return failed(name, result) ? 1 : 0;
   }
-  const ledger = createLedger(store, { timeZone: config.timeZone });
+  const ledger = createLedger(store, {
+    timeZone: config.timeZone,
+    chainedPurchases: config.mode === 'live',
+  });
   try {
     // Every table of the service (the console's too), as the service would; `migrate` migrates itself,
     // so that it can report what it applied.
