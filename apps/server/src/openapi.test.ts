@@ -128,7 +128,7 @@ describe.each(openTestStores())('the OpenAPI document on $name', (stores) => {
         expect(media, name).toStrictEqual({ schema: { $ref: `#/components/schemas/${pascal}Request` } });
       }
       for (const [status, response] of Object.entries(operation?.responses ?? {})) {
-        const named = status === '200' ? `${pascal}Response` : 'Error';
+        const named = status === '200' ? `${pascal}Envelope` : 'Error';
         for (const media of Object.values(response.content)) {
           expect(media, `${name} ${status}`).toStrictEqual({
             schema: { $ref: `#/components/schemas/${named}` },

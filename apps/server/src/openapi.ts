@@ -34,7 +34,7 @@ function pascalCase(name: string): string {
 }
 
 const requestName = (name: ApiFunctionName) => `${pascalCase(name)}Request`;
-const answerName = (name: ApiFunctionName) => `${pascalCase(name)}Response`;
+const answerName = (name: ApiFunctionName) => `${pascalCase(name)}Envelope`;
 
 const headerDefinitions: Readonly<Record<AnswerHeader, JsonSchema>> = {
   Allow: { description: 'The one allowed method.', schema: { type: 'string', const: 'POST' } },
