@@ -173,9 +173,18 @@ export interface TopupClient {
  * Creates a client for one service and token. Throws a `TypeError` at once when an option is invalid.
  *
  * @example
+ * ```ts
+ * import { createClient } from '@topup/client';
+ *
  * const topup = createClient({ baseUrl: 'https://topup.example.com', token: process.env.TOPUP_TOKEN! });
- * const { transaction } = await topup.buyAirtime({ mobile: '254712345678', amount: 100,
- *   payment_network: 'MoneyNetA', payment_mobile: '254712345678' });
+ * const { transaction } = await topup.buyAirtime({
+ *   mobile: '254712345678',
+ *   amount: 100,
+ *   payment_network: 'MoneyNetA',
+ *   payment_mobile: '254712345678',
+ * });
+ * console.log(transaction.reference); // e.g. 'TXC1CMBJJ5QEXB'
+ * ```
  */
 export function createClient(options: ClientOptions): TopupClient {
   const settings = resolveClientSettings(options);
