@@ -24,45 +24,36 @@ const completedOrCancelled = (completed: string, cancelled: readonly string[]): 
   oneOf: [status('SUCCESS', '0000', [completed]), status('FAIL', '8000', cancelled)],
 });
 
+function callbackBody(description: string, callbackStatus: JsonSchema, data: string): JsonSchema {
+  return {
+    description,
+    type: 'object',
+    required: ['status', 'data'],
+    properties: { status: callbackStatus, data: schema(data) },
+    additionalProperties: false,
+  };
+}
+
 /** The bodies of the callbacks and of the receiver's answer, by the name the document gives them. */
 export const callbackSchemas: Readonly<Record<string, JsonSchema>> = {
-  AgentFloatCallback: {
-    description:
-      'A float completed (`SUCCESS`/`0000`) or cancelled (`FAIL`/`8000`, the reason in `data.errors`), with the full transaction data.',
-    type: 'object',
-    required: ['status', 'data'],
-    properties: {
-      status: completedOrCancelled(successMessages.agentFloatDeposited, [
-        failureMessage('8000', 'send_agent_float'),
-      ]),
-      data: schema('AgentFloatCallbackData'),
-    },
-    additionalProperties: false,
-  },
-  AirtimeCallback: {
-    description:
-      'Airtime delivered (`SUCCESS`/`0000`) or cancelled (`FAIL`/`8000`, the reason in `data.errors`), from `buy_airtime` or `send_airtime`, with the full transaction data but no `payment`.',
-    type: 'object',
-    required: ['status', 'data'],
-    properties: {
-      status: completedOrCancelled(successMessages.airtimeDelivered, [
-        failureMessage('8000', 'buy_airtime'),
-        failureMessage('8000', 'send_airtime'),
-      ]),
-      data: schema('AirtimeCallbackData'),
-    },
-    additionalProperties: false,
-  },
-  TestCallback: {
-    description: 'The test callback `send_test_callback` sends: no transaction, nothing to act on.',
-    type: 'object',
-    required: ['status', 'data'],
-    properties: {
-      status: status('SUCCESS', '0000', [successMessages.testCallback]),
-      data: schema('TestCallbackData'),
-    },
-    additionalProperties: false,
-  },
+  AgentFloatCallback: callbackBody(
+    'A float completed (`SUCCESS`/`0000`) or cancelled (`FAIL`/`8000`, the reason in `data.errors`), with the full transaction data.',
+    completedOrCancelled(successMessages.agentFloatDeposited, [failureMessage('8000', 'send_agent_float')]),
+    'AgentFloatCallbackData',
+  ),
+  AirtimeCallback: callbackBody(
+    'Airtime delivered (`SUCCESS`/`0000`) or cancelled (`FAIL`/`8000`, the reason in `data.errors`), from `buy_airtime` or `send_airtime`, with the full transaction data but no `payment`.',
+    completedOrCancelled(successMessages.airtimeDelivered, [
+      failureMessage('8000', 'buy_airtime'),
+      failureMessage('8000', 'send_airtime'),
+    ]),
+    'AirtimeCallbackData',
+  ),
+  TestCallback: callbackBody(
+    'The test callback `send_test_callback` sends: no transaction, nothing to act on.',
+    status('SUCCESS', '0000', [successMessages.testCallback]),
+    'TestCallbackData',
+  ),
   CallbackAnswer: {
     description: "The receiver's answer the spec asks for: `SUCCESS`/`0000`/`Callback processed`, no data.",
     type: 'object',

@@ -15,6 +15,7 @@ import { xmlFromDocument } from './testing/openapi-xml-writer.js';
 import type { OpenApiDocument } from './testing/openapi-xml-writer.js';
 import { startTestService } from './testing/test-service.js';
 import type { TestService } from './testing/test-service.js';
+import { resolved } from './testing/openapi-refs.js';
 import { openTestStores } from './testing/test-stores.js';
 import { envelopeOf } from './testing/wire.js';
 
@@ -39,21 +40,6 @@ interface Document extends OpenApiDocument {
 }
 
 const [stores] = openTestStores();
-
-/** The schema with every local `$ref` replaced by what it points at. */
-function resolved(document: Document, node: unknown): unknown {
-  if (Array.isArray(node)) return node.map((item) => resolved(document, item));
-  if (node === null || typeof node !== 'object') return node;
-  const ref = (node as { $ref?: unknown }).$ref;
-  if (typeof ref === 'string') {
-    const target = ref
-      .slice(2)
-      .split('/')
-      .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], document);
-    return resolved(document, target);
-  }
-  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolved(document, value)]));
-}
 
 function zodOf(document: Document, schema: unknown): z.ZodType {
   return z.fromJSONSchema(resolved(document, schema) as Parameters<typeof z.fromJSONSchema>[0]);

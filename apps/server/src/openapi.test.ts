@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { startCallbackSink } from './testing/callback-sink.js';
 import { startTestService } from './testing/test-service.js';
 import type { TestService } from './testing/test-service.js';
+import { resolved } from './testing/openapi-refs.js';
 import { openTestStores } from './testing/test-stores.js';
 import { envelopeOf } from './testing/wire.js';
 
@@ -28,21 +29,6 @@ interface Document {
   tags?: { name: string }[];
   paths: Record<string, { post: Operation }>;
   components: Record<string, Record<string, unknown>>;
-}
-
-/** The schema with every local `$ref` replaced by what it points at. */
-function resolved(document: Document, node: unknown): unknown {
-  if (Array.isArray(node)) return node.map((item) => resolved(document, item));
-  if (node === null || typeof node !== 'object') return node;
-  const ref = (node as { $ref?: unknown }).$ref;
-  if (typeof ref === 'string') {
-    const target = ref
-      .slice(2)
-      .split('/')
-      .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], document);
-    return resolved(document, target);
-  }
-  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolved(document, value)]));
 }
 
 const everyFunction = ['400', '401', '403', '405', '429', '502', '503'];
