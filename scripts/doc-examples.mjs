@@ -1,5 +1,5 @@
 // A public package's typecheck, its doc comments' `@example` blocks included, as its `examples/` folder
-// is: each block becomes a module in `.doc-examples/` (gitignored; rewritten on every run) that imports
+// is: each block becomes a module in `.doc-examples/` (gitignored; there only while it runs) that imports
 // from the package's public entry as a reader would, and the package's own `tsc -p tsconfig.json`, which
 // includes that folder, checks them with the source. An error in a block is reported at the line of the
 // doc comment it comes from. Each public package's `typecheck` script runs it in the package's folder.
@@ -126,6 +126,8 @@ const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty',
   cwd: packageRoot,
   encoding: 'utf8',
 });
+// Gone once checked, so no other reader of tsconfig.json (TypeDoc, an editor) meets examples gone stale.
+await rm(join(packageRoot, outputFolder), { recursive: true, force: true });
 const diagnostic = /^(.+?)\((\d+),(\d+)\): (.*)$/;
 const problems = [];
 let errors = 0;
