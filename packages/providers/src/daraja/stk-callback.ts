@@ -70,6 +70,7 @@ function minorUnitsOf(value: unknown): bigint | undefined {
  * ```ts
  * import { parseStkCallback } from '@topup/providers';
  *
+ * declare const body: string; // the raw body Daraja POSTed
  * const read = parseStkCallback(JSON.parse(body));
  * if (read.ok && read.callback.outcome.kind === 'paid') console.log('paid', read.callback.receipt);
  * ```
