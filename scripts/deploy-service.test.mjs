@@ -158,11 +158,8 @@ async function signedCallback(sink, reference, secret) {
     () => sink.arrived.find((each) => each.reference === reference),
     30_000,
   );
-  expect(verifyCallback({ secrets: [secret], headers: callback.headers, body: callback.body })).toMatchObject(
-    {
-      ok: true,
-    },
-  );
+  const verified = verifyCallback({ secrets: [secret], headers: callback.headers, body: callback.body });
+  expect(verified, JSON.stringify(verified)).toMatchObject({ ok: true });
   return JSON.parse(callback.body);
 }
 
