@@ -85,7 +85,7 @@ export function startService(
 
 /**
  * The Node.js flags of one of apps/server's start scripts (`node --max-old-space-size=256 dist/start.mjs`
- * gives `['--max-old-space-size=256']`), so a test can run an entry point with the flags an operator's has.
+ * gives `['--max-old-space-size=256']`), so a test runs an entry point with an operator's flags.
  */
 export function startScriptFlags(script: 'start' | 'start:server'): string[] {
   const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
