@@ -151,6 +151,7 @@ export function createAfricasTalkingProvider(options: AfricasTalkingProviderOpti
             outcome: status.kind === 'delivered' ? 'completed' : 'declined',
             providerCode: requestId,
             reason: status.kind === 'delivered' ? '' : status.description || AFRICASTALKING_UNDELIVERED,
+            ...(status.evidence === undefined ? {} : { evidence: status.evidence }),
           },
         };
       case 'sent':
