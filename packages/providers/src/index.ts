@@ -30,6 +30,7 @@ export {
 export type { InboxEntry } from './webhook-inbox.js';
 export {
   attemptRecorded,
+  forgetAttempt,
   recordAttempt,
   recordSubmissionId,
   recordedSubmissionIds,
@@ -71,7 +72,11 @@ export type {
   AfricasTalkingEndpoint,
 } from './africastalking/africastalking-client.js';
 export { createAfricasTalkingProvider } from './africastalking/africastalking-provider.js';
-export type { AfricasTalkingProviderOptions } from './africastalking/africastalking-provider.js';
+export type {
+  AfricasTalkingProviderOptions,
+  AfricasTalkingRefusal,
+  AfricasTalkingSend,
+} from './africastalking/africastalking-provider.js';
 export {
   AFRICASTALKING_UNDELIVERED,
   africastalkingWebhooks,

@@ -171,6 +171,7 @@ describe('the Daraja provider’s airtime legs', () => {
       outcome: 'completed',
       providerCode: expect.stringMatching(/^TK[0-9A-F]{8}$/) as unknown,
       reason: '',
+      evidence: { amountMinor: 5_000n, mobile: '254708374149' },
     });
   });
 
@@ -247,11 +248,14 @@ describe('the Daraja provider’s airtime legs', () => {
       outcome: 'completed',
       providerCode: held?.reversalReceipt,
       reason: '',
+      evidence: { amountMinor: 5_000n },
     });
     expect(fake.requests.at(-1)?.body).toMatchObject({
       CommandID: 'TransactionReversal',
       TransactionID: receipt,
       Amount: 50,
+      // The short code the payer paid: the paybill, here the short code itself.
+      ReceiverParty: app.shortCode,
       Remarks: 'Airtime not delivered',
     });
 
@@ -318,6 +322,7 @@ describe('the Daraja provider’s airtime legs', () => {
         outcome: 'completed',
         providerCode: held?.reversalReceipt,
         reason: '',
+        evidence: { amountMinor: 5_000n, mobile: '254708374149' },
       },
     ]);
   });
