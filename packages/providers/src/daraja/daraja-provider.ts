@@ -213,7 +213,8 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
     ids: { readonly id: string; readonly other: string } = initiatorIds,
   ): Promise<SubmitResult> => {
     await providerTablesReady(store);
-    if ((await submissionIdOf(store, name, reference)) !== undefined) return { kind: 'accepted' };
+    const acknowledgedBefore = async () => (await submissionIdOf(store, name, reference)) !== undefined;
+    if (await acknowledgedBefore()) return { kind: 'accepted' };
     let won: boolean;
     try {
       won = await recordAttempt(store, name, reference, now());
@@ -221,7 +222,8 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
       // No claim could be written, so no call is made: nothing can come of it.
       return notSent;
     }
-    if (!won) return claimedElsewhere;
+    // Lost to a claimant whose call may have been acknowledged meanwhile.
+    if (!won) return (await acknowledgedBefore()) ? { kind: 'accepted' } : claimedElsewhere;
     const answer = await callDaraja(endpoint, tokens, path, body);
     if (answer.kind === 'not_sent') await forgetAttempt(store, name, reference);
     const read = acknowledged(answer, ids);
