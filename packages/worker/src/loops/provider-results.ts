@@ -39,9 +39,9 @@ export async function applyProviderResults(deps: ProviderResultsDependencies): P
     }
     taken.push(result.id);
     const { action, transaction } = answer.value;
-    const applied = action !== 'ignore' && action !== 'review' && action !== 'not found';
+    const applied = action !== 'ignore' && action !== 'review' && action !== 'not_found';
     metrics.providerResults.inc({ outcome: result.outcome, applied: String(applied) });
-    if (action === 'not found') {
+    if (action === 'not_found') {
       logger.warn(context, 'provider result for an unknown transaction; acknowledged');
     } else if (applied) {
       logger.info({ ...context, state: transaction?.state, action }, 'provider result applied');

@@ -264,13 +264,9 @@ async function ask(
   }
   const { nextQueryAt, review } = scheduleOf(deps, purchase);
   const name = provider?.name ?? leg.provider;
-  if (
-    status !== late &&
-    status.kind === 'not_found' &&
-    kind === 'delivery' &&
-    provider?.idempotentSubmissions === true
-  ) {
-    // The carrier never had it (no call was ever claimed with it): sent again, under a new claim.
+  if (status !== late && status.kind === 'not_found' && kind === 'delivery') {
+    // The carrier says it never had it (no call was ever made with it; one that may have been made, or
+    // whose answer was a duplicate, is unknown instead): sent again, under a new claim.
     const event: LegEvent = { kind: 'never taken', provider: name, nextQueryAt };
     const noted = await told(deps, purchase, 'delivery', event);
     return noted?.action === 'note open' ? deliver(deps, purchase) : describe('delivery', event, noted);

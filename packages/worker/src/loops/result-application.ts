@@ -20,7 +20,7 @@ import type { WorkerMetrics } from '../worker-metrics.js';
 
 /** What applying a result did, as the table names it. */
 export interface ResultApplication {
-  readonly action: LegAction | 'not found';
+  readonly action: LegAction | 'not_found';
   readonly why: string;
   readonly transaction?: TransactionRecord;
   /** Why the result put a leg in review, when it did. */
@@ -33,7 +33,7 @@ export interface ResultDependencies {
   readonly metrics: Pick<WorkerMetrics, 'reviews'>;
 }
 
-const notFound: ResultApplication = { action: 'not found', why: 'no such transaction' };
+const notFound: ResultApplication = { action: 'not_found', why: 'no such transaction' };
 
 function batchApplication(outcome: ResolveOutcome, result: ProviderResult): ResultApplication {
   if (outcome.kind === 'not_found') return notFound;
