@@ -342,6 +342,41 @@ describe.each(testStoreKinds())('a purchase carried by two providers on %s', (ki
     expect(await underWay()).toContain(reference);
   });
 
+  it('keeps another leg’s contradiction waiting when an operator’s settlement of one leg ends the purchase', async () => {
+    const reference = await refunding();
+    await apply(reference, 'refund', result('failed', 'daraja', 'R000002'));
+    const late = await apply(reference, 'delivery', result('succeeded', 'africastalking', 'ATQid_2'));
+    expect(late.action).toBe('review');
+
+    const settled = await ledger.settleReviewedLeg(`${reference}-refund`, {
+      as: 'succeeded',
+      by: 'ops@topup.example',
+    });
+    expect(settled).toMatchObject({ kind: 'resolved', transaction: { state: 'cancelled' } });
+    // The operator gave the payer their money back; whether the airtime arrived is still theirs to settle.
+    expect(await review(reference, 'refund')).toBeUndefined();
+    expect(await review(reference, 'delivery')).toMatchObject({
+      reviewReason: 'contradiction',
+      reviewedBy: '',
+    });
+  });
+
+  it('keeps a payment’s contradiction waiting when an operator’s settlement of the delivery completes the purchase', async () => {
+    const reference = await paidPurchase();
+    await claim(reference, 'delivery', 'africastalking');
+    await apply(reference, 'delivery', result('failed', 'africastalking'));
+    await apply(reference, 'delivery', result('succeeded', 'africastalking'));
+    expect((await apply(reference, 'payment', result('failed', 'daraja', '1032'))).action).toBe('review');
+
+    const settled = await ledger.settleReviewedLeg(`${reference}-delivery`, {
+      as: 'succeeded',
+      by: 'ops@topup.example',
+    });
+    expect(settled).toMatchObject({ kind: 'resolved', transaction: { state: 'completed' } });
+    expect(await review(reference, 'delivery')).toBeUndefined();
+    expect(await review(reference, 'payment')).toMatchObject({ reviewReason: 'contradiction' });
+  });
+
   it('counts the legs waiting for an operator', async () => {
     const before = await ledger.countLegsForReview();
     const reference = await refunding();

@@ -247,10 +247,18 @@ export const unsettledReview = `(transaction_legs.review_since IS NOT NULL AND t
          AND transaction_legs.review_reason = 'unsettled')`;
 
 /**
+ * A leg waiting for an operator because a result contradicted it, named another amount or party, or its
+ * refund was not made: only a settlement of that very leg ends its review.
+ */
+const heldReview = `(transaction_legs.review_since IS NOT NULL AND transaction_legs.reviewed_at IS NULL
+         AND transaction_legs.review_reason NOT IN ('', 'unsettled'))`;
+
+/**
  * How a leg's end meets a row already there: a leg noted as unsettled takes its end and keeps its history
  * (queries, review; a review for want of a result ends with the provider's result, while a contradiction
- * stays for its operator), and a leg that already ended so (a purchase's payment, noted when it succeeded) keeps
- * the provider and provider reference noted then.
+ * stays for its operator, even when an operator's settlement of another leg ends the transaction), and a
+ * leg that already ended so (a purchase's payment, noted when it succeeded) keeps the provider and provider
+ * reference noted then.
  */
 export const legEndConflict = `ON CONFLICT (reference, kind) DO UPDATE SET
        state = excluded.state,
@@ -258,9 +266,11 @@ export const legEndConflict = `ON CONFLICT (reference, kind) DO UPDATE SET
          THEN transaction_legs.provider ELSE excluded.provider END,
        provider_reference = CASE WHEN excluded.provider_reference = '' OR transaction_legs.state = excluded.state
          THEN transaction_legs.provider_reference ELSE excluded.provider_reference END,
-       reviewed_by = CASE WHEN excluded.reviewed_by <> '' THEN excluded.reviewed_by
+       reviewed_by = CASE WHEN ${heldReview} THEN transaction_legs.reviewed_by
+         WHEN excluded.reviewed_by <> '' THEN excluded.reviewed_by
          WHEN ${unsettledReview} THEN 'provider' ELSE transaction_legs.reviewed_by END,
-       reviewed_at = CASE WHEN excluded.reviewed_by <> '' THEN excluded.reviewed_at
+       reviewed_at = CASE WHEN ${heldReview} THEN transaction_legs.reviewed_at
+         WHEN excluded.reviewed_by <> '' THEN excluded.reviewed_at
          WHEN ${unsettledReview} THEN excluded.updated_at ELSE transaction_legs.reviewed_at END,
        review_finding = CASE WHEN excluded.reviewed_by = '' AND ${unsettledReview}
          THEN 'settled by the provider''s own result' ELSE transaction_legs.review_finding END,
