@@ -28,7 +28,7 @@
 // operator's finding; and the review the model expects. The amounts, numbers and caller are the same in
 // every run, and nothing else recorded (evidence, question counts, timestamps, callbacks) decides anything.
 
-import { LedgerError, legId, type ChannelBalance, type Ledger, type Store } from '@topup/ledger';
+import { LedgerError, legId, type Ledger, type Store } from '@topup/ledger';
 import type { Provider, ProviderResult, ProviderStatus } from '@topup/providers';
 import { applyProviderResult } from '../loops/result-application.js';
 import { holdUnknownSubmission } from '../submit-within.js';
@@ -39,13 +39,14 @@ import {
   interruptedRound,
   legView,
   modelSchedule,
-  park,
+  finishRun,
   recordedOf,
   resultDependencies,
   hearing,
   runLedger,
   timeoutsRound,
   type Caller,
+  type Observed,
   type LoopContext,
   type Phase,
   type Recorded,
@@ -87,7 +88,8 @@ export interface FloatRun {
   readonly clock: RunClock;
   readonly reference: string;
   readonly caller: Caller;
-  channel?: ChannelBalance;
+  /** What the run last observed; it ends from there. */
+  observed?: Observed;
   readonly world: World;
   readonly violations: string[];
   readonly loopLedger: LoopLedger;
@@ -363,7 +365,7 @@ export function floatModel(store: Store, concurrency: number): ExplorationModel<
           `where ${run.caller.postedMinor - completed} and ${run.caller.pendingMinor + reserved} were due`,
       );
     }
-    run.channel = channel;
+    run.observed = { recorded, channel };
     return stateOf(run, recorded);
   }
 
@@ -456,13 +458,6 @@ export function floatModel(store: Store, concurrency: number): ExplorationModel<
       checkEnd(run, await recordedOf(store, run.reference));
     },
 
-    async close(run) {
-      if (run.channel !== undefined) {
-        await park(run.ledger, store, run.reference);
-        run.channel = await run.ledger.balance(run.caller.id, 'float');
-      }
-      await run.ledger.close();
-      callers.giveBack(run.caller, run.channel);
-    },
+    close: (run) => finishRun(run, run.observed, callers, AMOUNT_MINOR),
   };
 }

@@ -306,27 +306,47 @@ export class CallerPool {
     return { id, postedMinor: this.fundingMinor, pendingMinor: 0n };
   }
 
-  giveBack(caller: Caller, channel: ChannelBalance | undefined): void {
-    if (channel === undefined) return;
+  giveBack(caller: Caller, channel: Pick<ChannelBalance, 'postedMinor' | 'pendingMinor'>): void {
     this.idle.push({ id: caller.id, postedMinor: channel.postedMinor, pendingMinor: channel.pendingMinor });
   }
 }
 
+/** What a run last observed of its transaction and its caller's channel. */
+export interface Observed {
+  readonly recorded: Recorded;
+  readonly channel: ChannelBalance;
+}
+
 /**
- * Ends a finished run's transaction through the ledger, once its checks are done, so that the loops'
- * listings (which read every requested transaction in the store) stay as short as the runs under way: a
- * requested one is cancelled (a paid purchase with its payment collected and refunded), and a cancelled
- * purchase an operator found paid gets its collection and refund posted. Nothing is checked after it.
+ * Ends a finished run: its transaction is ended through the ledger, once its checks are done, so that the
+ * loops' listings (which read every requested transaction in the store) stay as short as the runs under
+ * way. A requested one is cancelled (a paid purchase with its payment collected and refunded, which leaves
+ * the channel as it was; a float's reservation, `reservedMinor`, is given back), and a cancelled purchase
+ * an operator found paid gets its collection and refund posted. Nothing is checked after it. Its caller
+ * goes back to `callers`, unless the run ended before it observed anything.
  */
-export async function park(ledger: Ledger, store: Queryable, reference: string): Promise<void> {
-  const recorded = await recordedOf(store, reference);
-  const paid = recorded.legs.some((leg) => leg.kind === 'payment' && leg.state === 'succeeded');
-  const collected = recorded.postings.has('airtime_collection:single');
-  if (recorded.transaction === 'requested' || (recorded.transaction === 'cancelled' && paid && !collected)) {
-    await ledger.cancel(reference, {
-      reason: 'explored',
-      timedOut: true,
-      ...(paid ? { paymentCollected: true } : {}),
+export async function finishRun(
+  run: { readonly ledger: Ledger; readonly reference: string; readonly caller: Caller },
+  observed: Observed | undefined,
+  callers: CallerPool,
+  reservedMinor: bigint,
+): Promise<void> {
+  if (observed !== undefined) {
+    const { recorded, channel } = observed;
+    const paid = recorded.legs.some((leg) => leg.kind === 'payment' && leg.state === 'succeeded');
+    const collected = recorded.postings.has('airtime_collection:single');
+    const requested = recorded.transaction === 'requested';
+    if (requested || (recorded.transaction === 'cancelled' && paid && !collected)) {
+      await run.ledger.cancel(run.reference, {
+        reason: 'explored',
+        timedOut: true,
+        ...(paid ? { paymentCollected: true } : {}),
+      });
+    }
+    callers.giveBack(run.caller, {
+      postedMinor: channel.postedMinor,
+      pendingMinor: channel.pendingMinor - (requested ? reservedMinor : 0n),
     });
   }
+  await run.ledger.close();
 }

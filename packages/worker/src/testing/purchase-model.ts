@@ -42,14 +42,7 @@
 // on legs, review evidence, timestamps and callbacks decide nothing (a claim compares calls with what the
 // same round read). The scripted providers answer from this state alone.
 
-import {
-  LedgerError,
-  legId,
-  type ChannelBalance,
-  type Ledger,
-  type LegKind,
-  type Store,
-} from '@topup/ledger';
+import { LedgerError, legId, type Ledger, type LegKind, type Store } from '@topup/ledger';
 import type { LegOrder, Provider, ProviderResult, ProviderStatus } from '@topup/providers';
 import { applyProviderResult } from '../loops/result-application.js';
 import { holdUnknownSubmission } from '../submit-within.js';
@@ -63,12 +56,13 @@ import {
   interruptedRound,
   legView,
   modelSchedule,
-  park,
+  finishRun,
   recordedOf,
   resultDependencies,
   runLedger,
   timeoutsRound,
   type Caller,
+  type Observed,
   type LoopContext,
   type Phase,
   type Recorded,
@@ -119,8 +113,8 @@ export interface PurchaseRun {
   readonly reference: string;
   /** The caller and what its airtime channel held when the run started. */
   readonly caller: Caller;
-  /** The channel when last observed; the caller goes back to the pool with it. */
-  channel?: ChannelBalance;
+  /** What the run last observed; it ends from there. */
+  observed?: Observed;
   readonly world: World;
   readonly violations: string[];
   readonly loopLedger: LoopLedger;
@@ -672,7 +666,7 @@ export function purchaseModel(
         `the caller's airtime channel holds ${channel.postedMinor} cents where ${expected} were due`,
       );
     }
-    run.channel = channel;
+    run.observed = { recorded, channel };
     return stateOf(run, recorded);
   }
 
@@ -768,13 +762,6 @@ export function purchaseModel(
       checkEnd(run, await recordedOf(store, run.reference));
     },
 
-    async close(run) {
-      if (run.channel !== undefined) {
-        await park(run.ledger, store, run.reference);
-        run.channel = await run.ledger.balance(run.caller.id, 'airtime');
-      }
-      await run.ledger.close();
-      callers.giveBack(run.caller, run.channel);
-    },
+    close: (run) => finishRun(run, run.observed, callers, 0n),
   };
 }
