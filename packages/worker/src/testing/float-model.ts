@@ -28,31 +28,34 @@
 // operator's finding; and the review the model expects. The amounts, numbers and caller are the same in
 // every run, and nothing else recorded (evidence, question counts, timestamps, callbacks) decides anything.
 
-import { LedgerError, legId, type Ledger, type Store } from '@topup/ledger';
+import type { Store } from '@topup/ledger';
 import type { Provider, ProviderResult, ProviderStatus } from '@topup/providers';
-import { applyProviderResult } from '../loops/result-application.js';
-import { holdUnknownSubmission } from '../submit-within.js';
 import type { ExplorationModel } from './model-exploration.js';
 import {
+  askRound,
   CallerPool,
-  handCorrections,
+  eventTable,
+  finishRun,
+  hearing,
   interruptedRound,
   legView,
-  modelSchedule,
-  finishRun,
+  noteAsTheServerDid,
+  pushResult,
   recordedOf,
-  resultDependencies,
-  hearing,
   runLedger,
+  serverCalls,
+  serverRoots,
+  settleAsOperator,
+  settleRun,
   timeoutsRound,
-  type Caller,
-  type Observed,
-  type LoopContext,
+  violate,
+  type ModelEvent,
+  type ModelRun,
   type Phase,
   type Recorded,
-  type RunClock,
+  type ServerLeft,
 } from './model-runs.js';
-import { oneTransactionLedger, type LoopLedger } from './one-transaction-ledger.js';
+import { oneTransactionLedger } from './one-transaction-ledger.js';
 import {
   answerCall,
   settledTruth,
@@ -70,8 +73,6 @@ const AMOUNT_MINOR = 10_000n;
 const AGENT = '254722000001';
 const STORE = '765432';
 const FUNDING_MINOR = 1_000_000_000_000n;
-const OPERATOR = 'ops@topup.example';
-const SETTLING_ROUNDS = 8;
 
 type StatusAnswer = 'done' | 'failed' | 'pending' | 'fails' | 'not found';
 
@@ -82,19 +83,8 @@ interface World {
   expectedReview: boolean;
 }
 
-export interface FloatRun {
-  readonly store: Store;
-  readonly ledger: Ledger;
-  readonly clock: RunClock;
-  readonly reference: string;
-  readonly caller: Caller;
-  /** What the run last observed; it ends from there. */
-  observed?: Observed;
+export interface FloatRun extends ModelRun {
   readonly world: World;
-  readonly violations: string[];
-  readonly loopLedger: LoopLedger;
-  readonly providers: { forNetwork(network: string): Provider | undefined };
-  readonly concurrency: number;
   answers: Answers & { readonly status?: StatusAnswer };
 }
 
@@ -108,14 +98,6 @@ export interface FloatState {
   readonly finding: string;
   readonly handCorrected: boolean;
   readonly expectedReview: boolean;
-}
-
-function violate(run: FloatRun, what: string): void {
-  if (!run.violations.includes(what)) run.violations.push(what);
-}
-
-function context(run: FloatRun): LoopContext {
-  return { ledger: run.loopLedger, providers: run.providers, clock: run.clock, concurrency: run.concurrency };
 }
 
 function b2bResult(
@@ -178,44 +160,27 @@ function scriptedMpesa(run: FloatRun): Provider {
   };
 }
 
-/** A pushed Result, applied as the pushed-results loop applies it; a contradiction must wait for review. */
-async function push(run: FloatRun, result: ProviderResult): Promise<void> {
-  const recorded = (await recordedOf(run.store, run.reference)).legs[0]?.state;
-  const said: Finding = result.outcome === 'completed' ? 'succeeded' : 'failed';
-  const mismatched =
-    result.evidence?.amountMinor !== undefined && result.evidence.amountMinor !== AMOUNT_MINOR;
-  await applyProviderResult(resultDependencies(run.loopLedger), result, 'daraja', 'webhook');
-  if (mismatched || ((recorded === 'succeeded' || recorded === 'failed') && recorded !== said)) {
+/** A pushed Result; a contradiction must wait for review. */
+function push(run: FloatRun, result: ProviderResult): Promise<void> {
+  return pushResult(run, 'disbursement', result, AMOUNT_MINOR, () => {
     run.world.expectedReview = true;
-  }
+  });
 }
 
-async function askMpesa(run: FloatRun, status: StatusAnswer, passTimeout: boolean): Promise<void> {
-  if (passTimeout) run.clock.passTimeout();
-  else run.clock.round();
+function askMpesa(run: FloatRun, status: StatusAnswer, passTimeout: boolean): Promise<void> {
   run.answers = { status, calls: 'accept', honest: false };
-  await interruptedRound(context(run));
-  await timeoutsRound(context(run));
+  return askRound(run, passTimeout);
 }
 
 async function settleLeg(run: FloatRun, as: Finding): Promise<void> {
-  let settled;
-  try {
-    settled = await run.ledger.settleReviewedLeg(legId(run.reference, 'disbursement'), { as, by: OPERATOR });
-  } catch (error) {
-    if (error instanceof LedgerError) return;
-    throw error;
-  }
+  const settled = await settleAsOperator(run, 'disbursement', as);
+  if (settled === 'refused') return;
   run.world.finding = as;
   run.world.expectedReview = false;
-  if (settled.kind === 'leg_settled' && handCorrections.has(settled.why)) run.world.handCorrected = true;
+  if (settled === 'hand corrected') run.world.handCorrected = true;
 }
 
-interface FloatEvent {
-  readonly name: string;
-  readonly when: (state: FloatState) => boolean;
-  readonly run: (run: FloatRun) => Promise<void>;
-}
+type FloatEvent = ModelEvent<FloatState, FloatRun>;
 
 const taken = (state: FloatState) => state.b2b.has;
 /** Transaction Status may say "not found" of a B2B it never got, or (wrongly) once the float was noted submitted. */
@@ -229,40 +194,22 @@ const asked = (state: FloatState) =>
   state.transaction === 'requested' &&
   !state.legs.some((leg) => leg.review === 'held' || leg.review === 'unsettled');
 
-const resultEvents: FloatEvent[] = [
-  {
-    name: 'B2B Result: done',
-    when: taken,
-    run: (run) => {
-      tell(run.world.b2b, 'succeeded');
-      return push(run, b2bResult(run, 'succeeded', correct, 'result'));
-    },
-  },
-  {
-    name: 'B2B Result: done, no details',
-    when: taken,
-    run: (run) => {
-      tell(run.world.b2b, 'succeeded');
-      return push(run, b2bResult(run, 'succeeded', undefined, 'result'));
-    },
-  },
-  {
-    name: 'B2B Result: failed',
-    when: taken,
-    run: (run) => {
-      tell(run.world.b2b, 'failed');
-      return push(run, b2bResult(run, 'failed', undefined, 'result'));
-    },
-  },
-  {
-    name: 'B2B Result: another amount',
-    when: taken,
-    run: (run) => {
-      tell(run.world.b2b, 'both');
-      return push(run, b2bResult(run, 'succeeded', { amountMinor: 100n }, 'result'));
-    },
-  },
+/** The pushed Results: what each says, what M-Pesa then said all told, and the details it names. */
+const pushedResults: readonly [string, Finding, Finding | 'both', { amountMinor: bigint } | undefined][] = [
+  ['B2B Result: done', 'succeeded', 'succeeded', correct],
+  ['B2B Result: done, no details', 'succeeded', 'succeeded', undefined],
+  ['B2B Result: failed', 'failed', 'failed', undefined],
+  ['B2B Result: another amount', 'succeeded', 'both', { amountMinor: 100n }],
 ];
+
+const resultEvents = pushedResults.map(([name, outcome, said, details]): FloatEvent => ({
+  name,
+  when: taken,
+  run: (run) => {
+    tell(run.world.b2b, said);
+    return push(run, b2bResult(run, outcome, details, 'result'));
+  },
+}));
 
 const statusEvents = (['done', 'failed', 'pending', 'fails', 'not found'] as const).map(
   (status): FloatEvent => ({
@@ -298,12 +245,7 @@ const floatEvents: readonly FloatEvent[] = [
   ...operatorEvents,
 ];
 
-const roots = {
-  'B2B accepted': { taken: true, noted: 'submitted' },
-  'B2B lost on the way': { taken: false, noted: 'unknown' },
-  'server stopped after the B2B': { taken: true, noted: 'nothing' },
-  'server stopped before the B2B': { taken: false, noted: 'nothing' },
-} as const;
+const roots = serverRoots('B2B');
 
 function stateOf(run: FloatRun, recorded: Recorded): FloatState {
   const { world } = run;
@@ -371,15 +313,17 @@ export function floatModel(store: Store, concurrency: number): ExplorationModel<
 
   return {
     roots: Object.keys(roots),
-    events: floatEvents.map((event) => event.name),
+    ...eventTable(floatEvents, (run) => {
+      run.answers = { calls: 'accept', honest: false };
+    }),
 
     async start(root) {
       const { ledger, clock } = runLedger(store);
       const caller = await callers.take(ledger);
       const { reference } = await requestFloat(ledger, caller.id, AGENT, AMOUNT_KES);
-      const how = roots[root as keyof typeof roots];
+      const how = roots[root] as ServerLeft;
       const world: World = {
-        b2b: { calls: how.noted === 'nothing' && !how.taken ? 0 : 1, has: how.taken, said: 'nothing' },
+        b2b: { calls: serverCalls(how), has: how.taken, said: 'nothing' },
         handCorrected: false,
         expectedReview: false,
       };
@@ -409,55 +353,33 @@ export function floatModel(store: Store, concurrency: number): ExplorationModel<
         answers: { calls: 'accept', honest: false },
       };
       const mpesa = scriptedMpesa(run);
-      if (how.noted === 'submitted') await ledger.markSubmitted(reference);
-      if (how.noted === 'unknown') {
-        await holdUnknownSubmission(
-          ledger,
-          reference,
-          'daraja',
-          new Date(clock.now.getTime() + modelSchedule.queryAfterMs),
-        );
-      }
+      await noteAsTheServerDid(ledger, reference, clock, how);
       return run;
-    },
-
-    async apply(run, name) {
-      const event = floatEvents.find((candidate) => candidate.name === name);
-      if (event === undefined) throw new Error(`Expected a float event, received ${name}.`);
-      await event.run(run);
-      run.answers = { calls: 'accept', honest: false };
     },
 
     observe,
 
-    applicable: (state, name) =>
-      floatEvents.find((candidate) => candidate.name === name)?.when(state) ?? false,
-
     violations: (run) => run.violations,
 
     async settle(run) {
-      run.clock.passWindow();
       run.answers = { calls: 'accept', honest: true };
       const { world } = run;
-      let before = JSON.stringify(stateOf(run, await recordedOf(store, run.reference)));
-      let settled = false;
-      for (let round = 0; round < SETTLING_ROUNDS && !settled; round += 1) {
-        if (world.b2b.has && world.b2b.said === 'nothing' && world.finding === undefined) {
-          tell(world.b2b, 'succeeded');
-          await push(run, b2bResult(run, 'succeeded', correct, 'result'));
-        }
-        await interruptedRound(context(run));
-        await timeoutsRound(context(run));
-        run.clock.round();
-        const after = JSON.stringify(stateOf(run, await recordedOf(store, run.reference)));
-        settled = after === before;
-        before = after;
-      }
-      if (!settled) violate(run, `it does not settle within ${SETTLING_ROUNDS} rounds`);
+      await settleRun(
+        run,
+        async () => {
+          if (world.b2b.has && world.b2b.said === 'nothing' && world.finding === undefined) {
+            tell(world.b2b, 'succeeded');
+            await push(run, b2bResult(run, 'succeeded', correct, 'result'));
+          }
+          await interruptedRound(run);
+          await timeoutsRound(run);
+        },
+        async () => stateOf(run, await recordedOf(store, run.reference)),
+      );
       await observe(run);
       checkEnd(run, await recordedOf(store, run.reference));
     },
 
-    close: (run) => finishRun(run, run.observed, callers, AMOUNT_MINOR),
+    close: (run) => finishRun(run, callers, AMOUNT_MINOR),
   };
 }

@@ -12,7 +12,9 @@
 // whatever their clocks read.
 
 import {
+  LedgerError,
   createLedger,
+  legId,
   legRules,
   type ChannelBalance,
   type ChannelName,
@@ -23,13 +25,17 @@ import {
   type Store,
   type TransactionRecord,
 } from '@topup/ledger';
-import type { ProviderRoutes } from '@topup/providers';
+import type { ProviderResult, ProviderRoutes } from '@topup/providers';
 import { pino } from 'pino';
 import { resumeInterruptedSubmissions } from '../loops/interrupted-submissions.js';
+import { applyProviderResult } from '../loops/result-application.js';
 import { advancePurchaseChains } from '../loops/purchase-chains.js';
 import { cancelTimedOutTransactions } from '../loops/transaction-timeouts.js';
 import { createWorkerMetrics } from '../worker-metrics.js';
+import { holdUnknownSubmission } from '../submit-within.js';
+import type { ExplorationModel } from './model-exploration.js';
 import type { HeardAnswer, LoopLedger } from './one-transaction-ledger.js';
+import type { StoreKind } from './test-stores.js';
 
 /** The worker's schedule in the models. */
 export const modelSchedule = {
@@ -80,6 +86,9 @@ export class RunClock {
   }
 }
 
+/** Runs at once on each store: PGlite runs one statement at a time anyway; PostgreSQL works while runs wait. */
+export const runsAtOnce: Record<StoreKind, number> = { pglite: 1, postgres: 3 };
+
 /** The caller's commission on CarrierB airtime, so a completed purchase leaves a trace on its channel. */
 export const COMMISSION_BASIS_POINTS = 150;
 
@@ -98,48 +107,146 @@ export function runLedger(store: Store): { ledger: Ledger; clock: RunClock } {
 const logger = pino({ level: 'silent' });
 const metrics = createWorkerMetrics(() => Promise.resolve({ pending: 0, oldestPendingAgeSeconds: 0 }));
 
-/** What a round of a loop is run with. */
-export interface LoopContext {
-  readonly ledger: LoopLedger;
-  readonly providers: Pick<ProviderRoutes, 'forNetwork'>;
+/** What every model's run holds. */
+export interface ModelRun {
+  readonly store: Store;
+  readonly ledger: Ledger;
   readonly clock: RunClock;
+  readonly reference: string;
+  readonly caller: Caller;
+  readonly violations: string[];
+  /** The ledger as the run's loops see it: narrowed to its transaction. */
+  readonly loopLedger: LoopLedger;
+  readonly providers: Pick<ProviderRoutes, 'forNetwork'>;
   /** Runs under way at once: the listings must reach past their transactions to the run's own. */
   readonly concurrency: number;
+  /** What the run last observed; it ends from there. */
+  observed?: Observed;
 }
+
+/** Notes that `run` broke a rule, once. */
+export function violate(run: Pick<ModelRun, 'violations'>, what: string): void {
+  if (!run.violations.includes(what)) run.violations.push(what);
+}
+
+/** What a round of a loop is run with: the run's, or one of two workers' taking turns. */
+export type LoopContext = Pick<ModelRun, 'loopLedger' | 'providers' | 'clock' | 'concurrency'>;
 
 const common = (context: LoopContext) => ({
   ...modelSchedule,
   logger,
   metrics,
+  ledger: context.loopLedger,
+  providers: context.providers,
   batchSize: context.concurrency + 1,
   now: () => context.clock.now,
 });
 
 /** One round of the purchase-chains loop. */
 export async function chainRound(context: LoopContext): Promise<void> {
-  await advancePurchaseChains({ ...common(context), ledger: context.ledger, providers: context.providers });
+  await advancePurchaseChains(common(context));
 }
 
 /** One round of the transaction-timeouts loop. */
 export async function timeoutsRound(context: LoopContext): Promise<void> {
-  await cancelTimedOutTransactions({
-    ...common(context),
-    ledger: context.ledger,
-    providers: context.providers,
-  });
+  await cancelTimedOutTransactions(common(context));
 }
 
 /** One round of the interrupted-submissions loop. */
 export async function interruptedRound(context: LoopContext): Promise<void> {
-  await resumeInterruptedSubmissions({
-    ...common(context),
-    ledger: context.ledger,
-    providers: context.providers,
-  });
+  await resumeInterruptedSubmissions(common(context));
+}
+
+/**
+ * How the server's request left a transaction, a model's root: the provider took the call or not, and the
+ * server noted it submitted, held it unknown (the answer was lost), or stopped before noting anything.
+ */
+export interface ServerLeft {
+  readonly taken: boolean;
+  readonly noted: 'submitted' | 'unknown' | 'nothing';
+}
+
+/** The four ways a server's request can leave a transaction, named after what was sent. */
+export function serverRoots(call: string): Record<string, ServerLeft> {
+  return {
+    [`${call} accepted`]: { taken: true, noted: 'submitted' },
+    [`${call} lost on the way`]: { taken: false, noted: 'unknown' },
+    [`server stopped after the ${call}`]: { taken: true, noted: 'nothing' },
+    [`server stopped before the ${call}`]: { taken: false, noted: 'nothing' },
+  };
+}
+
+/** The calls the server made to the provider: none only when it stopped before making one. */
+export const serverCalls = (how: ServerLeft) => (how.noted === 'nothing' && !how.taken ? 0 : 1);
+
+/** Notes transaction `reference` as the server left it. */
+export async function noteAsTheServerDid(
+  ledger: Ledger,
+  reference: string,
+  clock: RunClock,
+  how: ServerLeft,
+): Promise<void> {
+  if (how.noted === 'submitted') await ledger.markSubmitted(reference);
+  if (how.noted === 'unknown') {
+    await holdUnknownSubmission(
+      ledger,
+      reference,
+      'daraja',
+      new Date(clock.now.getTime() + modelSchedule.queryAfterMs),
+    );
+  }
+}
+
+/** One event of a model: its name, where it may happen, and what it does to a run. */
+export interface ModelEvent<State, Run> {
+  readonly name: string;
+  readonly when: (state: State) => boolean;
+  readonly run: (run: Run) => Promise<void>;
+}
+
+/** A model's alphabet, and how its events are applied; `after` runs after each event. */
+export function eventTable<State, Run>(
+  events: readonly ModelEvent<State, Run>[],
+  after: (run: Run) => void,
+): Pick<ExplorationModel<Run, State>, 'events' | 'apply' | 'applicable'> {
+  const named = new Map(events.map((event) => [event.name, event]));
+  return {
+    events: events.map((event) => event.name),
+    async apply(run, name) {
+      const event = named.get(name);
+      if (event === undefined) throw new Error(`Expected an event of the model, received ${name}.`);
+      await event.run(run);
+      after(run);
+    },
+    applicable: (state, name) => named.get(name)?.when(state) ?? false,
+  };
+}
+
+const SETTLING_ROUNDS = 12;
+
+/**
+ * Settles a run as time would: past the reconciliation window, `round` (what honest providers push, then
+ * the loops) runs once a round's worth of time, until the abstract state `snapshot` reads stops changing.
+ */
+export async function settleRun(
+  run: ModelRun,
+  round: () => Promise<void>,
+  snapshot: () => Promise<unknown>,
+): Promise<void> {
+  run.clock.passWindow();
+  let before = JSON.stringify(await snapshot());
+  for (let rounds = 0; rounds < SETTLING_ROUNDS; rounds += 1) {
+    await round();
+    run.clock.round();
+    const after = JSON.stringify(await snapshot());
+    if (after === before) return;
+    before = after;
+  }
+  violate(run, `it does not settle within ${SETTLING_ROUNDS} rounds`);
 }
 
 /** What the worker's result paths are given. */
-export function resultDependencies(ledger: LoopLedger) {
+function resultDependencies(ledger: LoopLedger) {
   return { ledger, logger, metrics };
 }
 
@@ -325,12 +432,8 @@ export interface Observed {
  * an operator found paid gets its collection and refund posted. Nothing is checked after it. Its caller
  * goes back to `callers`, unless the run ended before it observed anything.
  */
-export async function finishRun(
-  run: { readonly ledger: Ledger; readonly reference: string; readonly caller: Caller },
-  observed: Observed | undefined,
-  callers: CallerPool,
-  reservedMinor: bigint,
-): Promise<void> {
+export async function finishRun(run: ModelRun, callers: CallerPool, reservedMinor: bigint): Promise<void> {
+  const { observed } = run;
   if (observed !== undefined) {
     const { recorded, channel } = observed;
     const paid = recorded.legs.some((leg) => leg.kind === 'payment' && leg.state === 'succeeded');
@@ -349,4 +452,69 @@ export async function finishRun(
     });
   }
   await run.ledger.close();
+}
+
+/**
+ * A provider's pushed result about leg `leg` of `run`, applied as the pushed-results loop applies it. A
+ * result naming another amount than `amountMinor`, or contradicting the leg's recorded end, must leave the
+ * leg waiting for an operator: `expectReview` is told, whatever the ledger did.
+ */
+export async function pushResult(
+  run: ModelRun,
+  leg: LegKind,
+  result: ProviderResult,
+  amountMinor: bigint,
+  expectReview: () => void,
+): Promise<void> {
+  const recorded = (await recordedOf(run.store, run.reference)).legs.find((found) => found.kind === leg);
+  const said = result.outcome === 'completed' ? 'succeeded' : 'failed';
+  const ended = recorded?.state === 'succeeded' || recorded?.state === 'failed';
+  const mismatched =
+    result.evidence?.amountMinor !== undefined && result.evidence.amountMinor !== amountMinor;
+  await applyProviderResult(resultDependencies(run.loopLedger), result, providerNames[leg], 'webhook');
+  if (mismatched || (ended && recorded.state !== said)) expectReview();
+}
+
+/** Who reports on each leg. */
+const providerNames: Record<LegKind, string> = {
+  payment: 'daraja',
+  delivery: 'africastalking',
+  refund: 'daraja',
+  disbursement: 'daraja',
+};
+
+/**
+ * A round of the loops that ask about a first leg (interrupted submissions, then timeouts), once a round's
+ * worth of time has passed, or once the timeout has.
+ */
+export async function askRound(run: ModelRun, passTimeout: boolean): Promise<void> {
+  if (passTimeout) run.clock.passTimeout();
+  else run.clock.round();
+  await interruptedRound(run);
+  await timeoutsRound(run);
+}
+
+/**
+ * An operator settles leg `leg` of `run` as `as` (with M-Pesa's `receipt` for a payment found paid):
+ * `refused` when the table refuses that finding there, `hand corrected` when it records a finding against
+ * money already moved the other way, for the operator to correct by hand.
+ */
+export async function settleAsOperator(
+  run: ModelRun,
+  leg: LegKind,
+  as: 'succeeded' | 'failed',
+  receipt?: string,
+): Promise<'refused' | 'settled' | 'hand corrected'> {
+  let settled;
+  try {
+    settled = await run.ledger.settleReviewedLeg(legId(run.reference, leg), {
+      as,
+      by: 'ops@topup.example',
+      ...(receipt === undefined ? {} : { receipt }),
+    });
+  } catch (error) {
+    if (error instanceof LedgerError) return 'refused';
+    throw error;
+  }
+  return settled.kind === 'leg_settled' && handCorrections.has(settled.why) ? 'hand corrected' : 'settled';
 }

@@ -42,32 +42,35 @@
 // on legs, review evidence, timestamps and callbacks decide nothing (a claim compares calls with what the
 // same round read). The scripted providers answer from this state alone.
 
-import { LedgerError, legId, type Ledger, type LegKind, type Store } from '@topup/ledger';
+import { legId, type LegKind, type Store } from '@topup/ledger';
 import type { LegOrder, Provider, ProviderResult, ProviderStatus } from '@topup/providers';
-import { applyProviderResult } from '../loops/result-application.js';
-import { holdUnknownSubmission } from '../submit-within.js';
 import { lockstep } from './lockstep.js';
 import {
-  COMMISSION_BASIS_POINTS,
+  askRound,
   CallerPool,
   chainRound,
-  handCorrections,
+  COMMISSION_BASIS_POINTS,
+  eventTable,
+  finishRun,
   hearing,
   interruptedRound,
   legView,
-  modelSchedule,
-  finishRun,
+  noteAsTheServerDid,
+  pushResult,
   recordedOf,
-  resultDependencies,
   runLedger,
+  serverCalls,
+  serverRoots,
+  settleAsOperator,
+  settleRun,
   timeoutsRound,
-  type Caller,
-  type Observed,
-  type LoopContext,
+  violate,
+  type ModelEvent,
+  type ModelRun,
   type Phase,
   type Recorded,
   type RecordedLeg,
-  type RunClock,
+  type ServerLeft,
 } from './model-runs.js';
 import type { ExplorationModel } from './model-exploration.js';
 import {
@@ -81,7 +84,7 @@ import {
   type Finding,
   type ProviderSide,
 } from './provider-sides.js';
-import { inTurns, oneTransactionLedger, type LoopLedger } from './one-transaction-ledger.js';
+import { inTurns, oneTransactionLedger } from './one-transaction-ledger.js';
 import { requestAirtime } from './scenario.js';
 
 const AMOUNT_KES = 50;
@@ -89,7 +92,6 @@ const AMOUNT_MINOR = 5_000n;
 const RECIPIENT = '254733000001';
 const PAYER = '254711222333';
 const RECEIPT = 'NLJ7RT61SV';
-const OPERATOR = 'ops@topup.example';
 
 type CalledLeg = 'payment' | 'delivery' | 'refund';
 
@@ -106,21 +108,8 @@ interface World {
 
 type QueryAnswer = 'paid' | 'declined' | 'pending' | 'fails' | 'not found';
 
-export interface PurchaseRun {
-  readonly store: Store;
-  readonly ledger: Ledger;
-  readonly clock: RunClock;
-  readonly reference: string;
-  /** The caller and what its airtime channel held when the run started. */
-  readonly caller: Caller;
-  /** What the run last observed; it ends from there. */
-  observed?: Observed;
+export interface PurchaseRun extends ModelRun {
   readonly world: World;
-  readonly violations: string[];
-  readonly loopLedger: LoopLedger;
-  providers: { forNetwork(network: string): Provider | undefined };
-  /** Runs under way at once (the loops' listings must reach this run's transaction). */
-  readonly concurrency: number;
   /** How the providers answer during the current event; honest ones answer the truth. */
   answers: Answers & { readonly query?: QueryAnswer };
 }
@@ -143,14 +132,6 @@ export interface PurchaseState {
 
 const sorted = (values: Iterable<string>) => [...values].sort().join(',');
 const reviewOpen = (leg: RecordedLeg) => leg.review !== '';
-
-function violate(run: PurchaseRun, what: string): void {
-  if (!run.violations.includes(what)) run.violations.push(what);
-}
-
-function context(run: PurchaseRun): LoopContext {
-  return { ledger: run.loopLedger, providers: run.providers, clock: run.clock, concurrency: run.concurrency };
-}
 
 const legOf = (recorded: Recorded, kind: LegKind) => recorded.legs.find((leg) => leg.kind === kind);
 
@@ -336,35 +317,20 @@ function scriptedProviders(run: PurchaseRun): { payer: Provider; carrier: Provid
 
 // ---- Events ----
 
-/** A pushed result, applied as the pushed-results loop applies it; a contradiction must wait for review. */
-async function push(
-  run: PurchaseRun,
-  leg: CalledLeg,
-  result: ProviderResult,
-  provider: string,
-): Promise<void> {
-  const recorded = legOf(await recordedOf(run.store, run.reference), leg)?.state;
-  const said: Finding = result.outcome === 'completed' ? 'succeeded' : 'failed';
-  const mismatched =
-    result.evidence?.amountMinor !== undefined && result.evidence.amountMinor !== AMOUNT_MINOR;
-  await applyProviderResult(resultDependencies(run.loopLedger), result, provider, 'webhook');
-  if (mismatched || ((recorded === 'succeeded' || recorded === 'failed') && recorded !== said)) {
-    run.world.expectedReviews.add(leg);
-  }
+/** A pushed result about `leg`; a contradiction must wait for review. */
+function push(run: PurchaseRun, leg: CalledLeg, result: ProviderResult): Promise<void> {
+  return pushResult(run, leg, result, AMOUNT_MINOR, () => run.world.expectedReviews.add(leg));
 }
 
-async function askMpesa(run: PurchaseRun, answer: QueryAnswer, passTimeout: boolean): Promise<void> {
-  if (passTimeout) run.clock.passTimeout();
-  else run.clock.round();
+function askMpesa(run: PurchaseRun, answer: QueryAnswer, passTimeout: boolean): Promise<void> {
   run.answers = { query: answer, calls: 'accept', honest: false };
-  await interruptedRound(context(run));
-  await timeoutsRound(context(run));
+  return askRound(run, passTimeout);
 }
 
 async function oneWorker(run: PurchaseRun, calls: Answers['calls']): Promise<void> {
   run.clock.round();
   run.answers = { calls, honest: false };
-  await chainRound(context(run));
+  await chainRound(run);
 }
 
 async function twoWorkers(run: PurchaseRun): Promise<void> {
@@ -374,10 +340,8 @@ async function twoWorkers(run: PurchaseRun): Promise<void> {
   await Promise.all(
     ([0, 1] as const).map(async (worker) => {
       try {
-        await chainRound({
-          ...context(run),
-          ...inTurns(run.loopLedger, run.providers, turns, worker),
-        });
+        const taking = inTurns(run.loopLedger, run.providers, turns, worker);
+        await chainRound({ ...run, loopLedger: taking.ledger, providers: taking.providers });
       } finally {
         turns.finish(worker);
       }
@@ -386,28 +350,15 @@ async function twoWorkers(run: PurchaseRun): Promise<void> {
 }
 
 async function settleLeg(run: PurchaseRun, leg: CalledLeg, as: Finding): Promise<void> {
-  let settled;
-  try {
-    settled = await run.ledger.settleReviewedLeg(legId(run.reference, leg), {
-      as,
-      by: OPERATOR,
-      ...(leg === 'payment' && as === 'succeeded' ? { receipt: RECEIPT } : {}),
-    });
-  } catch (error) {
-    // The table refuses this finding here (a refund settled failed): nothing happened.
-    if (error instanceof LedgerError) return;
-    throw error;
-  }
+  const receipt = leg === 'payment' && as === 'succeeded' ? RECEIPT : undefined;
+  const settled = await settleAsOperator(run, leg, as, receipt);
+  if (settled === 'refused') return;
   run.world.findings[leg] = as;
   run.world.expectedReviews.delete(leg);
-  if (settled.kind === 'leg_settled' && handCorrections.has(settled.why)) run.world.handCorrected = true;
+  if (settled === 'hand corrected') run.world.handCorrected = true;
 }
 
-interface PurchaseEvent {
-  readonly name: string;
-  readonly when: (state: PurchaseState) => boolean;
-  readonly run: (run: PurchaseRun) => Promise<void>;
-}
+type PurchaseEvent = ModelEvent<PurchaseState, PurchaseRun>;
 
 const waiting = (leg: CalledLeg) => (state: PurchaseState) =>
   state.legs.some((found) => found.kind === leg && found.review !== '' && found.review !== 'settled');
@@ -477,7 +428,7 @@ const callbackEvents: PurchaseEvent[] = [
     when: promptTaken,
     run: (run) => {
       tell(run.world.prompt, 'succeeded');
-      return push(run, 'payment', paymentResult(run, 'completed', AMOUNT_MINOR), 'daraja');
+      return push(run, 'payment', paymentResult(run, 'completed', AMOUNT_MINOR));
     },
   },
   {
@@ -485,7 +436,7 @@ const callbackEvents: PurchaseEvent[] = [
     when: promptTaken,
     run: (run) => {
       tell(run.world.prompt, 'failed');
-      return push(run, 'payment', paymentResult(run, 'declined', AMOUNT_MINOR), 'daraja');
+      return push(run, 'payment', paymentResult(run, 'declined', AMOUNT_MINOR));
     },
   },
   {
@@ -493,7 +444,7 @@ const callbackEvents: PurchaseEvent[] = [
     when: promptTaken,
     run: (run) => {
       tell(run.world.prompt, 'both');
-      return push(run, 'payment', paymentResult(run, 'completed', 100n), 'daraja');
+      return push(run, 'payment', paymentResult(run, 'completed', 100n));
     },
   },
   ...(['succeeded', 'failed'] as const).map((finding): PurchaseEvent => ({
@@ -501,7 +452,7 @@ const callbackEvents: PurchaseEvent[] = [
     when: (state) => state.delivery.has,
     run: (run) => {
       tell(run.world.delivery, finding);
-      return push(run, 'delivery', legResult(run, 'delivery', finding), 'africastalking');
+      return push(run, 'delivery', legResult(run, 'delivery', finding));
     },
   })),
   ...(['succeeded', 'failed'] as const).map((finding): PurchaseEvent => ({
@@ -509,7 +460,7 @@ const callbackEvents: PurchaseEvent[] = [
     when: (state) => state.reversal.has,
     run: (run) => {
       tell(run.world.reversal, finding);
-      return push(run, 'refund', legResult(run, 'refund', finding), 'daraja');
+      return push(run, 'refund', legResult(run, 'refund', finding));
     },
   })),
 ];
@@ -531,12 +482,7 @@ const purchaseEvents: readonly PurchaseEvent[] = [
   ...operatorEvents,
 ];
 
-const roots = {
-  'prompt accepted': { taken: true, noted: 'submitted' },
-  'prompt lost on the way': { taken: false, noted: 'unknown' },
-  'server stopped after the prompt': { taken: true, noted: 'nothing' },
-  'server stopped before the prompt': { taken: false, noted: 'nothing' },
-} as const;
+const roots = serverRoots('prompt');
 
 // ---- Settling and the end ----
 
@@ -545,19 +491,17 @@ async function pushWhatIsInFlight(run: PurchaseRun): Promise<void> {
   const { world } = run;
   if (world.prompt.has && world.prompt.said === 'nothing' && world.findings.payment === undefined) {
     tell(world.prompt, 'succeeded');
-    await push(run, 'payment', paymentResult(run, 'completed', AMOUNT_MINOR), 'daraja');
+    await push(run, 'payment', paymentResult(run, 'completed', AMOUNT_MINOR));
   }
   if (world.delivery.has && world.delivery.said === 'nothing' && world.findings.delivery === undefined) {
     tell(world.delivery, 'failed');
-    await push(run, 'delivery', legResult(run, 'delivery', 'failed'), 'africastalking');
+    await push(run, 'delivery', legResult(run, 'delivery', 'failed'));
   }
   if (world.reversal.has && world.reversal.said === 'nothing' && world.findings.refund === undefined) {
     tell(world.reversal, 'succeeded');
-    await push(run, 'refund', legResult(run, 'refund', 'succeeded'), 'daraja');
+    await push(run, 'refund', legResult(run, 'refund', 'succeeded'));
   }
 }
-
-const SETTLING_ROUNDS = 12;
 
 function checkEnd(run: PurchaseRun, end: Recorded): void {
   const { world } = run;
@@ -672,16 +616,18 @@ export function purchaseModel(
 
   return {
     roots: Object.keys(roots),
-    events: purchaseEvents.map((event) => event.name),
+    ...eventTable(purchaseEvents, (run) => {
+      run.answers = { calls: 'accept', honest: false };
+    }),
 
     async start(root) {
       const { ledger, clock } = runLedger(store);
       const caller = await callers.take(ledger);
       const transaction = await requestAirtime(ledger, caller.id, RECIPIENT, PAYER, AMOUNT_KES);
       const { reference } = transaction;
-      const how = roots[root as keyof typeof roots];
+      const how = roots[root] as ServerLeft;
       const world: World = {
-        prompt: { calls: how.noted === 'nothing' && !how.taken ? 0 : 1, has: how.taken, said: 'nothing' },
+        prompt: { calls: serverCalls(how), has: how.taken, said: 'nothing' },
         delivery: { calls: 0, has: false, said: 'nothing', notFoundSinceSend: false },
         reversal: { calls: 0, has: false, said: 'nothing' },
         findings: {},
@@ -708,60 +654,35 @@ export function purchaseModel(
             (leg) => world.expectedReviews.add(leg),
           ),
         ),
-        providers: { forNetwork: () => undefined },
+        providers: { forNetwork: (network) => (network.startsWith('Carrier') ? carrier : payer) },
         concurrency,
         answers: { calls: 'accept', honest: false },
       };
       const { payer, carrier } = scriptedProviders(run);
-      run.providers = {
-        forNetwork: (network: string) => (network.startsWith('Carrier') ? carrier : payer),
-      };
-      if (how.noted === 'submitted') await ledger.markSubmitted(reference);
-      if (how.noted === 'unknown') {
-        await holdUnknownSubmission(
-          ledger,
-          reference,
-          'daraja',
-          new Date(clock.now.getTime() + modelSchedule.queryAfterMs),
-        );
-      }
+      await noteAsTheServerDid(ledger, reference, clock, how);
       return run;
-    },
-
-    async apply(run, name) {
-      const event = purchaseEvents.find((candidate) => candidate.name === name);
-      if (event === undefined) throw new Error(`Expected a purchase event, received ${name}.`);
-      await event.run(run);
-      run.answers = { calls: 'accept', honest: false };
     },
 
     observe,
 
-    applicable: (state, name) =>
-      purchaseEvents.find((candidate) => candidate.name === name)?.when(state) ?? false,
-
     violations: (run) => run.violations,
 
     async settle(run) {
-      run.clock.passWindow();
       run.answers = { calls: 'accept', honest: true };
-      let before = JSON.stringify(stateOf(run, await recordedOf(store, run.reference)));
-      let settled = false;
-      for (let round = 0; round < SETTLING_ROUNDS && !settled; round += 1) {
-        await pushWhatIsInFlight(run);
-        await interruptedRound(context(run));
-        await timeoutsRound(context(run));
-        await chainRound(context(run));
-        run.clock.round();
-        const after = JSON.stringify(stateOf(run, await recordedOf(store, run.reference)));
-        settled = after === before;
-        before = after;
-      }
-      if (!settled) violate(run, `it does not settle within ${SETTLING_ROUNDS} rounds`);
+      await settleRun(
+        run,
+        async () => {
+          await pushWhatIsInFlight(run);
+          await interruptedRound(run);
+          await timeoutsRound(run);
+          await chainRound(run);
+        },
+        async () => stateOf(run, await recordedOf(store, run.reference)),
+      );
       await observe(run);
       checkEnd(run, await recordedOf(store, run.reference));
     },
 
-    close: (run) => finishRun(run, run.observed, callers, 0n),
+    close: (run) => finishRun(run, callers, 0n),
   };
 }
