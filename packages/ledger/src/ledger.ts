@@ -78,11 +78,7 @@ import {
   type UnsettledLeg,
 } from './transaction-legs.js';
 import { applyTransfers } from './transfers.js';
-import {
-  listPurchasesUnderWay,
-  NOT_DELIVERED_REFUNDED,
-  type PurchaseUnderWay,
-} from './purchase-chain-legs.js';
+import { listPurchasesUnderWay, type PurchaseUnderWay } from './purchase-chain-legs.js';
 import { listUnappliedResolutions, type UnappliedResolution } from './unapplied-resolutions.js';
 import { verifyLedger, type VerifyReport } from './verify.js';
 

@@ -147,7 +147,10 @@ async function lockTransaction(
   );
   const [row] = rows;
   if (row === undefined) return undefined;
-  const { rows: legRows } = await tx.query<LockedLeg & { collected: boolean }>(
+  // The last row, with no kind, only says whether the collection is posted.
+  const { rows: legRows } = await tx.query<
+    (LockedLeg & { collected: false }) | { kind: null; collected: true }
+  >(
     `SELECT kind, state, provider, provider_reference, calls,
        review_since IS NOT NULL AND reviewed_at IS NULL AS review_open, false AS collected
      FROM transaction_legs WHERE reference = $1
@@ -158,7 +161,7 @@ async function lockTransaction(
   );
   return {
     record: transactionRecordOf(row, timeZone),
-    legs: new Map(legRows.filter((leg) => leg.kind !== null).map((leg) => [leg.kind, leg])),
+    legs: new Map(legRows.flatMap((leg) => (leg.kind === null ? [] : [[leg.kind, leg] as const]))),
     collected: legRows.some((leg) => leg.collected),
   };
 }
