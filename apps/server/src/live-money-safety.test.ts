@@ -516,6 +516,77 @@ describe.each(openTestStores())('live money that is never paid out twice, on $na
     );
   });
 
+  describe('after a worker died between claiming a delivery and sending it', () => {
+    let service: TestService;
+
+    beforeAll(async () => {
+      // No worker yet: the test plays the one that died, then starts another.
+      service = await startTestService(store, { env: { ...env, PROVIDER_QUERY_AFTER_SECONDS: '1' } });
+    }, 60_000);
+    afterAll(async () => {
+      await service.stop();
+    });
+
+    it(
+      'asks the carrier about the claimed delivery, and sends it, once, when the carrier never had it',
+      async () => {
+        const payer = '254712420100';
+        const recipient = '254711620100';
+        const { account, token } = await service.createCaller();
+        const envelope = await envelopeOf(
+          await service.call('buy_airtime', { token, json: purchase(payer, recipient) }),
+        );
+        const { reference } = envelope.data['transaction'] as { reference: string };
+        const receipt = await eventually('the payer to pay', () => promptsTo(payer)[0]?.receipt, waitMs);
+        // What the dead worker's loops wrote: the paid callback applied, then the delivery claimed. Its process
+        // ended there, before the call to Africa's Talking.
+        const paid = await service.ledger.applyLegEvent(reference, 'payment', {
+          kind: 'result',
+          outcome: 'succeeded',
+          provider: 'daraja',
+          providerCode: receipt,
+          reason: '',
+          source: 'webhook',
+        });
+        expect(paid?.action).toBe('end leg');
+        const claim = await service.ledger.applyLegEvent(reference, 'delivery', {
+          kind: 'call',
+          provider: 'africastalking',
+          seenCalls: 0,
+        });
+        expect(claim?.action).toBe('claim');
+
+        const core = assembleCore(service.config, store, { logger: pino({ level: 'silent' }) });
+        const worker = startWorker({
+          ...core,
+          settings: {
+            ...workerSettingsOf(service.config, { apiInProcess: false }),
+            pollIntervalMs: 50,
+            resultPollIntervalMs: 50,
+          },
+        });
+        try {
+          const transaction = await eventually(
+            `${reference} to be delivered`,
+            async () => {
+              const found = await service.ledger.getTransaction(account.id, reference);
+              return found?.state === 'requested' ? undefined : found;
+            },
+            waitMs,
+          );
+          expect(transaction.state).toBe('completed');
+          expect(sendsTo(recipient)).toHaveLength(1);
+          expect(deliveriesTo(recipient)).toMatchObject([{ status: 'Success' }]);
+          expect((await service.ledger.verify()).ok).toBe(true);
+        } finally {
+          await worker.stop();
+          await core.ledger.close();
+        }
+      },
+      testTimeoutMs,
+    );
+  });
+
   describe('with two workers at once', () => {
     let service: TestService;
     const workers: { worker: RunningWorker; closeLedger: () => Promise<void> }[] = [];
