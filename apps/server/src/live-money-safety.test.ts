@@ -304,9 +304,23 @@ describe.each(openTestStores())('live money that is never paid out twice, on $na
     );
 
     /**
-     * `topup legs resolve --leg ID --as succeeded --receipt R` as an operator runs it: the CLI itself on
-     * PostgreSQL, with the service's configuration; on the embedded store, which this process holds, the
-     * ledger function the CLI's command calls.
+     * `topup legs resolve --leg ID --as succeeded --receipt R --by amina --json`: the CLI itself, on the
+     * PostgreSQL schema of this store, with `environment`.
+     */
+    async function resolveByCli(id: string, receipt: string, environment: Record<string, string>) {
+      const { rows } = await store.query<{ schema: string }>('SELECT current_schema() AS schema');
+      const args = ['legs', 'resolve', '--leg', id, '--as', 'succeeded', '--receipt', receipt];
+      return runCli([...args, '--by', 'amina', '--json'], {
+        ...environment,
+        DATABASE_URL: process.env.TEST_DATABASE_URL ?? '',
+        DATABASE_SCHEMA: rows[0]?.schema ?? '',
+        LOG_LEVEL: 'silent',
+      });
+    }
+
+    /**
+     * The settlement as an operator makes it: the CLI on PostgreSQL, with the service's configuration; on
+     * the embedded store, which this process holds, the ledger function the CLI's command calls.
      */
     async function settleAsOperator(id: string, receipt: string) {
       if (stores.name === 'pglite') {
@@ -314,32 +328,30 @@ describe.each(openTestStores())('live money that is never paid out twice, on $na
         if (outcome.kind === 'not_found') throw new Error(`Expected ${id}'s transaction, found none.`);
         return outcome;
       }
-      const { rows } = await store.query<{ schema: string }>('SELECT current_schema() AS schema');
-      const cli = await runCli(
-        [
-          'legs',
-          'resolve',
-          '--leg',
-          id,
-          '--as',
-          'succeeded',
-          '--receipt',
-          receipt,
-          '--by',
-          'amina',
-          '--json',
-        ],
-        {
-          ...env,
-          DATABASE_URL: process.env.TEST_DATABASE_URL ?? '',
-          DATABASE_SCHEMA: rows[0]?.schema ?? '',
-          LOG_LEVEL: 'silent',
-        },
-      );
+      const cli = await resolveByCli(id, receipt, env);
       expect(cli.stderr).toBe('');
       expect(cli.code).toBe(0);
       return JSON.parse(cli.stdout) as { transaction: { state: string } };
     }
+
+    it.runIf(stores.name === 'postgres')(
+      'never completes a purchase unsent when its payment is settled from a CLI that does not say the mode: it refuses',
+      async () => {
+        const payer = '254712439006';
+        const recipient = '254711630100';
+        const { account, reference } = await buy(payer, recipient);
+        await inReview(`${reference}-payment`);
+        const receipt = promptsTo(payer)[0]?.receipt ?? '';
+        // An operator's shell with the store's address alone, as `topup ledger verify` needs.
+        const refused = await resolveByCli(`${reference}-payment`, receipt, {});
+        expect(refused.code).toBe(1);
+        expect(JSON.parse(refused.stderr)).toMatchObject({ error: { code: 'mode_required' } });
+        expect(await transactionOf(account.id, reference)).toMatchObject({ state: 'requested' });
+        expect(await inReview(`${reference}-payment`)).toMatchObject({ reviewReason: 'unsettled' });
+        expect(sendsTo(recipient)).toHaveLength(0);
+      },
+      testTimeoutMs,
+    );
 
     it.each([
       ['an amount of KES 1', '254712359007', '254711540100', '254712350107', '254711540107'],
