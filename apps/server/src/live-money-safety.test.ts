@@ -19,7 +19,7 @@ import {
 } from '@topup/providers/fakes';
 import { assembleCore, workerSettingsOf } from '@topup/service';
 import { parseBuyAirtime, parseSendAgentFloat } from '@topup/validation';
-import { startWorker, type RunningWorker } from '@topup/worker';
+import { startWorker } from '@topup/worker';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnswerDroppingFront, type AnswerDroppingFront } from './testing/answer-dropping-front.js';
@@ -65,6 +65,29 @@ function sample(text: string, series: string): number {
 function recipientsOf(body: string): string[] {
   const list = JSON.parse(new URLSearchParams(body).get('recipients') ?? '[]') as { phoneNumber: string }[];
   return list.map((recipient) => recipient.phoneNumber.replace(/^\+/, ''));
+}
+
+/**
+ * A worker beside `service` as a process of its own would be: its own ledger and providers over the same
+ * store, polling quickly, and its own clock.
+ */
+function startOwnWorker(service: TestService, now?: () => Date) {
+  const core = assembleCore(service.config, service.store, { logger: pino({ level: 'silent' }) });
+  const worker = startWorker({
+    ...core,
+    settings: {
+      ...workerSettingsOf(service.config, { apiInProcess: false }),
+      pollIntervalMs: 50,
+      resultPollIntervalMs: 50,
+    },
+    ...(now === undefined ? {} : { now }),
+  });
+  return {
+    async stop() {
+      await worker.stop();
+      await core.ledger.close();
+    },
+  };
 }
 
 describe.each(openTestStores())('live money that is never paid out twice, on $name', (stores) => {
@@ -568,15 +591,7 @@ describe.each(openTestStores())('live money that is never paid out twice, on $na
         });
         expect(claim?.action).toBe('claim');
 
-        const core = assembleCore(service.config, store, { logger: pino({ level: 'silent' }) });
-        const worker = startWorker({
-          ...core,
-          settings: {
-            ...workerSettingsOf(service.config, { apiInProcess: false }),
-            pollIntervalMs: 50,
-            resultPollIntervalMs: 50,
-          },
-        });
+        const worker = startOwnWorker(service);
         try {
           const transaction = await eventually(
             `${reference} to be delivered`,
@@ -592,7 +607,6 @@ describe.each(openTestStores())('live money that is never paid out twice, on $na
           expect((await service.ledger.verify()).ok).toBe(true);
         } finally {
           await worker.stop();
-          await core.ledger.close();
         }
       },
       testTimeoutMs,
@@ -601,32 +615,19 @@ describe.each(openTestStores())('live money that is never paid out twice, on $na
 
   describe('with two workers at once', () => {
     let service: TestService;
-    const workers: { worker: RunningWorker; closeLedger: () => Promise<void> }[] = [];
+    const workers: { stop: () => Promise<void> }[] = [];
 
     beforeAll(async () => {
       // Asked about only after a minute, so nothing but the interrupted submissions' loop touches them.
       service = await startTestService(store, { env: { ...env, PROVIDER_QUERY_AFTER_SECONDS: '60' } });
       for (let index = 0; index < 2; index += 1) {
-        // As a process of its own: its ledger, its providers and its clock, ten seconds on, so what was
-        // just recorded counts as interrupted (older than the provider timeout and its margin).
-        const core = assembleCore(service.config, store, { logger: pino({ level: 'silent' }) });
-        const worker = startWorker({
-          ...core,
-          settings: {
-            ...workerSettingsOf(service.config, { apiInProcess: false }),
-            pollIntervalMs: 50,
-            resultPollIntervalMs: 50,
-          },
-          now: () => new Date(Date.now() + 10_000),
-        });
-        workers.push({ worker, closeLedger: () => core.ledger.close() });
+        // Each with its clock ten seconds on, so what was just recorded counts as interrupted (older than
+        // the provider timeout and its margin).
+        workers.push(startOwnWorker(service, () => new Date(Date.now() + 10_000)));
       }
     }, 60_000);
     afterAll(async () => {
-      for (const { worker, closeLedger } of workers) {
-        await worker.stop();
-        await closeLedger();
-      }
+      for (const worker of workers) await worker.stop();
       await service.stop();
     });
 
