@@ -89,7 +89,16 @@ export type LegEvent =
     }
   | { readonly kind: 'never taken'; readonly provider: string; readonly nextQueryAt: Date }
   | { readonly kind: 'timed out'; readonly provider: string; readonly reason: string }
-  | { readonly kind: 'call'; readonly provider: string; readonly seenCalls: number }
+  | {
+      readonly kind: 'call';
+      readonly provider: string;
+      readonly seenCalls: number;
+      /**
+       * When to ask the provider about the call if its claimant never says what came of it (it died
+       * mid-call); at once when not given. The claimant's own answer replaces it.
+       */
+      readonly nextQueryAt?: Date;
+    }
   | {
       readonly kind: 'settled';
       readonly as: 'succeeded' | 'failed';
@@ -539,13 +548,15 @@ async function perform(
       }
       return { calls };
     case 'claim': {
-      // Claimed and not yet answered: the call may be under way, so the leg is unknown until it is.
+      // Claimed and not yet answered: the call may be under way, so the leg is unknown until it is, and
+      // due to be asked about, so a claimant that dies mid-call never leaves it unseen.
       const state = leg?.state === 'pending' || leg?.state === 'submitted' ? leg.state : 'unknown';
+      const nextQueryAt = (event.kind === 'call' ? event.nextQueryAt : undefined) ?? context.now;
       await writeLeg(
         tx,
         reference,
         kind,
-        { state, provider: providerOf(change), calls: calls + 1 },
+        { state, provider: providerOf(change), calls: calls + 1, nextQueryAt },
         context.now,
       );
       return { calls: calls + 1 };

@@ -12,6 +12,7 @@ import type { Store } from '@topup/ledger';
 import { dropOutputOnClosedPipe, printError, printResult, UsageError } from './cli-output.js';
 import { commands, failed } from './commands.js';
 import { commandContext } from './command-context.js';
+import { requireStatedModeFor } from './stated-mode.js';
 import { callControlSocket, controlSocketPath, RemoteCommandError } from './control-socket.js';
 
 const usage = `Usage: topup <command> [options] [--json]
@@ -126,6 +127,7 @@ async function run(argv: readonly string[]): Promise<number> {
     chainedPurchases: config.mode === 'live',
   });
   try {
+    requireStatedModeFor(name, values, process.env);
     // Every table of the service (the console's too), as the service would; `migrate` migrates itself,
     // so that it can report what it applied.
     if (name !== 'migrate') await migrateService(store);
