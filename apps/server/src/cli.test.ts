@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chown, lstat, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,9 +8,18 @@ import type { CallbackDeliveryView } from '@topup/envelope';
 import { createLedger, openStore } from '@topup/ledger';
 import { parseSendAgentFloat } from '@topup/validation';
 import { startCallbackSink } from './testing/callback-sink.js';
-import { runCli, startService } from './testing/child-process.js';
+import { runCli, runToExit, startService } from './testing/child-process.js';
 import { eventually } from './testing/eventually.js';
 import { postgresTestUrl, runSql } from './testing/postgres-schema.js';
+
+/** Every path below `root` (itself included) that anyone but its owner may use, with its mode. */
+async function openToOthers(root: string): Promise<string[]> {
+  const status = await lstat(root);
+  const here = (status.mode & 0o077) === 0 ? [] : [`${root} ${(status.mode & 0o777).toString(8)}`];
+  if (!status.isDirectory()) return here;
+  const below = await Promise.all((await readdir(root)).map((entry) => openToOthers(join(root, entry))));
+  return [...here, ...below.flat()];
+}
 
 const allMigrations = [
   '0001_ledger',
@@ -253,8 +262,27 @@ describe('the operator CLI and `pnpm start` as real processes', () => {
       } finally {
         await service.stop();
       }
+      // The data folder, the database's files and the CLI's socket are the running user's alone.
+      expect(await openToOthers(fresh)).toEqual([]);
     } finally {
       await rm(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to start on a data folder another user owns, saying whose it is', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'topup-theirs-'));
+    try {
+      const theirs = join(parent, 'data');
+      await mkdir(theirs);
+      // As root the test gives the folder away; as anyone else, root's own root folder is another user's.
+      const dataDir = process.getuid?.() === 0 ? theirs : '/';
+      if (dataDir === theirs) await chown(theirs, 65534, 65534);
+      const refused = await runToExit('src/main.ts', [], { ...env, TOPUP_DATA_DIR: dataDir });
+      expect(refused.code).toBe(78);
+      expect(refused.stderr).toContain(`The embedded store's folder ${dataDir} belongs to user`);
+      expect(await readdir(theirs)).toEqual([]);
+    } finally {
+      await rm(parent, { recursive: true, force: true });
     }
   });
 });

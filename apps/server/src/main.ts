@@ -1,6 +1,7 @@
 // `pnpm start`: the whole service in one process (server and worker), on the embedded store unless
 // DATABASE_URL is set. A brand-new embedded sandbox store gets a funded demo account.
 
+import { DataDirLockedError, DataDirOwnerError } from '@topup/ledger';
 import { startWorker } from '@topup/worker';
 import {
   loadConfig,
@@ -18,8 +19,15 @@ import { commandContext } from './cli/command-context.js';
 import { UsageError } from './cli/cli-output.js';
 import { controlSocketPath, serveControlSocket } from './cli/control-socket.js';
 
+// Whatever the process creates (the embedded store's files, the CLI's socket) is its user's alone.
+process.umask(0o077);
 const config = exitOnConfigError(loadConfig);
-const core = await openCore(config);
+const core = await openCore(config).catch((error: unknown) => {
+  // Nothing to start on: a data folder of another user's, or one another process has open.
+  if (!(error instanceof DataDirOwnerError || error instanceof DataDirLockedError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(error instanceof DataDirOwnerError ? 78 : 75);
+});
 // Only a brand-new embedded store gets one: a PostgreSQL database is shared and set up by its operator.
 const demo =
   config.mode === 'sandbox' && core.store.kind === 'pglite'

@@ -6,6 +6,7 @@ export { openStore, type OpenStoreOptions, type Queryable, type Store } from './
 export { applyMigrations, migrate } from './migrate.js';
 export type { Migration } from './migrations.js';
 export { DataDirLockedError } from './data-dir-lock.js';
+export { DataDirOwnerError } from './data-dir-permissions.js';
 export {
   createLedger,
   type CancelResult,

@@ -6,7 +6,7 @@
 
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
-import { createLedger, DataDirLockedError, openStore } from '@topup/ledger';
+import { createLedger, DataDirLockedError, DataDirOwnerError, openStore } from '@topup/ledger';
 import { ConfigError, loadConfig, migrateService, storeOptionsOf } from '@topup/service';
 import type { Store } from '@topup/ledger';
 import { dropOutputOnClosedPipe, printError, printResult, UsageError } from './cli-output.js';
@@ -135,6 +135,8 @@ async function run(argv: readonly string[]): Promise<number> {
 }
 
 const argv = process.argv.slice(2);
+// What the CLI creates in the embedded store's folder, opening it itself, is its user's alone.
+process.umask(0o077);
 dropOutputOnClosedPipe();
 try {
   process.exitCode = await run(argv);
@@ -150,6 +152,9 @@ try {
     process.exitCode = 64;
   } else if (error instanceof ConfigError) {
     printError({ kind: 'configuration', message: error.message, problems: error.problems }, asJson);
+    process.exitCode = 78;
+  } else if (error instanceof DataDirOwnerError) {
+    printError({ kind: 'configuration', message: error.message }, asJson);
     process.exitCode = 78;
   } else if (error instanceof DataDirLockedError) {
     // EX_TEMPFAIL: the same command succeeds once the server has stopped.
