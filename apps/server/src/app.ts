@@ -39,6 +39,8 @@ export interface AppDependencies {
   /** What /metrics shows; the server's own registry by default (see `withWorkerMetrics`). */
   readonly metricsRegistry?: Registry;
   readonly rateLimiter: RateLimiter;
+  /** Each source address's calls to the provider webhook routes. */
+  readonly webhookRateLimiter: RateLimiter;
   readonly authenticationFailures: AuthenticationFailureLimiter;
   /** The console's clock (sessions, links, audit); tests move it to expire sessions. */
   readonly clock?: () => Date;
