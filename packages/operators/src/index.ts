@@ -9,6 +9,7 @@ export {
   createUser,
   findUserByEmail,
   linkUser,
+  type LinkLookup,
   roles,
   signInLinkMinutes,
   type ConsoleUser,
@@ -23,7 +24,7 @@ export {
   type Session,
   type SessionLifetimes,
 } from './sessions.js';
-export { passwordMatches, signIn, signInWithLink, type SignedIn } from './sign-in.js';
+export { passwordMatches, signIn, signInWithLink, type LinkSignIn, type SignedIn } from './sign-in.js';
 export { listAudit, recordAudit, type AuditEntry, type AuditRecord } from './audit-log.js';
 export {
   callOperatorFunction,

@@ -6,12 +6,16 @@ import type { Store } from '@topup/ledger';
 import { OperatorError } from './operator-error.js';
 import { passwordProblem, unmatchableHash, verifyPassword } from './passwords.js';
 import { startSession, type SessionLifetimes } from './sessions.js';
-import { findUser, findUserByEmail, setPasswordByLink, type ConsoleUser } from './users.js';
+import { findUser, findUserByEmail, linkUser, setPasswordByLink, type ConsoleUser } from './users.js';
 
 export interface SignedIn {
   readonly sessionId: string;
   readonly user: ConsoleUser;
 }
+
+/** What using a sign-in link came to; a link that cannot be used is `spent` (used or expired) or `unknown`. */
+export type LinkSignIn =
+  ({ readonly kind: 'signed_in' } & SignedIn) | { readonly kind: 'spent' } | { readonly kind: 'unknown' };
 
 /** A new session, or undefined when the email and password do not match a user with a password. */
 export async function signIn(
@@ -28,24 +32,24 @@ export async function signIn(
   return { sessionId: await startSession(store, user, lifetimes, now), user };
 }
 
-/** Sets the password through a one-time link and signs in; the link is then used up. */
+/**
+ * Sets the password through a one-time link and signs in; the link is then used up. A link that cannot be
+ * used says whether the service ever made it (`spent`: used or expired) or not (`unknown`: a guess).
+ */
 export async function signInWithLink(
   store: Store,
   token: string,
   password: string,
   lifetimes: SessionLifetimes,
   now: Date,
-): Promise<SignedIn> {
+): Promise<LinkSignIn> {
   const problem = passwordProblem(password);
   if (problem !== undefined) throw new OperatorError('invalid', problem, [problem]);
-  return store.transaction(async (tx) => {
+  return store.transaction(async (tx): Promise<LinkSignIn> => {
     const user = await setPasswordByLink(tx, token, password, now);
     if (user === undefined)
-      throw new OperatorError(
-        'not_found',
-        'This sign-in link is unknown, used or expired; ask for a new one.',
-      );
-    return { sessionId: await startSession(tx, user, lifetimes, now), user };
+      return { kind: (await linkUser(tx, token, now)).kind === 'unknown' ? 'unknown' : 'spent' };
+    return { kind: 'signed_in', sessionId: await startSession(tx, user, lifetimes, now), user };
   });
 }
 

@@ -128,15 +128,25 @@ export async function createSignInLink(db: Queryable, userId: string, now: Date)
   return token;
 }
 
-/** The user a link token may still be used for, or undefined (unknown, used or expired). */
-export async function linkUser(db: Queryable, token: string, now: Date): Promise<ConsoleUser | undefined> {
-  const { rows } = await db.query<UserRow>(
-    `SELECT u.* FROM console_sign_in_links l JOIN console_users u ON u.id = l.user_id
-     WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > $2`,
+/**
+ * What a link token is: `valid` for its user while unused and within its lifetime; `spent` when the service
+ * made it but it is used or expired (presenting it again is no guess); `unknown` when nobody made it.
+ */
+export type LinkLookup =
+  | { readonly kind: 'valid'; readonly user: ConsoleUser }
+  | { readonly kind: 'spent' }
+  | { readonly kind: 'unknown' };
+
+/** Looks a link token up; see `LinkLookup`. */
+export async function linkUser(db: Queryable, token: string, now: Date): Promise<LinkLookup> {
+  const { rows } = await db.query<UserRow & { link_open: boolean }>(
+    `SELECT u.*, (l.used_at IS NULL AND l.expires_at > $2) AS link_open
+     FROM console_sign_in_links l JOIN console_users u ON u.id = l.user_id WHERE l.token_hash = $1`,
     [secretHash(token), now],
   );
   const row = rows[0];
-  return row === undefined ? undefined : userOf(row);
+  if (row === undefined) return { kind: 'unknown' };
+  return row.link_open ? { kind: 'valid', user: userOf(row) } : { kind: 'spent' };
 }
 
 /**

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Store } from '@topup/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleClient, consolePassword, newUserLink, signedInUser } from '../testing/console-user.js';
+import { frozenRateLimiter } from '../testing/frozen-rate-limiter.js';
 import { openTestStores } from '../testing/test-stores.js';
 import { startTestService, type TestService } from '../testing/test-service.js';
 
@@ -269,6 +270,100 @@ describe.each(openTestStores())('the console API on $name', (stores) => {
     ]);
     expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400, 404, 404]);
     for (const answer of answers) expect(await answer.json()).toHaveProperty('error.message');
+  });
+});
+
+describe.each(openTestStores())('the console limits on $name', (stores) => {
+  let store: Store;
+  const services: TestService[] = [];
+
+  beforeAll(async () => {
+    store = await stores.open();
+  });
+  afterAll(async () => {
+    for (const service of services) await service.stop();
+    await stores.close(store);
+  });
+
+  async function serviceWith(options: Parameters<typeof startTestService>[1]): Promise<TestService> {
+    const service = await startTestService(store, options);
+    services.push(service);
+    return service;
+  }
+
+  const post = (service: TestService, path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${service.url}/console/api${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  it('lets an office onboard by link under a tight failure limit: only unknown tokens and wrong passwords count', async () => {
+    const service = await serviceWith({ env: { AUTH_FAILURE_LIMIT: '2' } });
+    for (const person of [1, 2, 3]) {
+      const token = await newUserLink(service.ledger, store, {
+        email: `office.${person}@example.com`,
+        role: 'support',
+      });
+      expect((await post(service, '/session/link-info', { token })).status).toBe(200);
+      expect((await post(service, '/session/link', { token, password: consolePassword })).status).toBe(200);
+      // The link screen asks again once the link is used: a link the service made, not a guess.
+      const again = await post(service, '/session/link-info', { token });
+      expect(again.status).toBe(404);
+      expect(((await again.json()) as { error: { code: string } }).error.code).toBe('not_found');
+    }
+    const guesses = [];
+    for (let index = 0; index < 3; index += 1)
+      guesses.push((await post(service, '/session/link-info', { token: `guess-${index}` })).status);
+    expect(guesses).toEqual([404, 404, 429]);
+  });
+
+  it('limits console calls per session and per address like the API, but never signing in', async () => {
+    const service = await serviceWith({ env: { TRUST_PROXY: 'true' }, rateLimiter: frozenRateLimiter(3) });
+    const [first, second, third] = await Promise.all(
+      ['busy.one', 'busy.two', 'busy.three'].map((name) =>
+        newUserLink(service.ledger, store, { email: `${name}@example.com`, role: 'support' }),
+      ),
+    );
+    const sessions = [];
+    for (const [index, token] of [first, second, third].entries()) {
+      // Each from an address of its own, so the links themselves empty no address's bucket.
+      const linked = await post(
+        service,
+        '/session/link',
+        { token, password: consolePassword },
+        { 'X-Forwarded-For': `198.51.100.${index + 1}` },
+      );
+      expect(linked.status).toBe(200);
+      sessions.push((linked.headers.get('set-cookie') ?? '').split(';')[0] ?? '');
+    }
+    const [one = '', two = '', three = ''] = sessions;
+    const look = (cookie: string, address: string) =>
+      fetch(`${service.url}/console/api/session`, {
+        headers: { Cookie: cookie, 'X-Forwarded-For': address },
+      });
+
+    // One session from ever new addresses: its own bucket runs out.
+    const bySession = [];
+    for (const address of ['192.0.2.10', '192.0.2.11', '192.0.2.12', '192.0.2.13'])
+      bySession.push(await look(one, address));
+    expect(bySession.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
+    expect(((await bySession[3]?.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+    expect(Number(bySession[3]?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+
+    // Two sessions from one address: the address's bucket runs out.
+    const byAddress = [];
+    for (const cookie of [two, two, three, three]) byAddress.push((await look(cookie, '192.0.2.20')).status);
+    expect(byAddress).toEqual([200, 200, 200, 429]);
+
+    // Signing in is limited only by failed attempts.
+    const signedIn = await post(
+      service,
+      '/session/sign-in',
+      { email: 'busy.two@example.com', password: consolePassword },
+      { 'X-Forwarded-For': '192.0.2.20' },
+    );
+    expect(signedIn.status).toBe(200);
   });
 });
 
