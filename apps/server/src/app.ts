@@ -122,6 +122,7 @@ export function createApp(deps: AppDependencies): Koa<ApiState> {
           ledger: deps.ledger,
           api: deps,
           authenticationFailures: deps.authenticationFailures,
+          rateLimiter: deps.rateLimiter,
           now: deps.clock ?? (() => new Date()),
         },
         deps.consoleBuildDir === undefined ? {} : { buildDir: deps.consoleBuildDir },
