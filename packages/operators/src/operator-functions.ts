@@ -15,7 +15,10 @@ import { searchAccounts } from './account-search.js';
 import { createSignInLink, createUser, findUserByEmail, listUsers } from './users.js';
 import { accountView, auditView, fundingView, legView, tokenView, unappliedView, userView } from './views.js';
 import { shillingsToMinor } from './shillings.js';
-import { fundedWithin, fundingWindowMs } from './recent-funding.js';
+import { fundedWithin, fundingWindowMs, lockChannelFunding } from './recent-funding.js';
+
+/** Thrown inside a credit's transaction to cancel it: the funding waits for approval instead. */
+const aboveThreshold = new Error('the funding is above the approval threshold');
 
 export type OperatorRole = 'admin' | 'support';
 
@@ -143,41 +146,47 @@ export const operatorFunctions = {
       const amountMinor = shillingsToMinor(String(input.amount));
       const { ledger, store, actor, now } = context;
       await accountOrFail(ledger, input.account);
-      // Counted over a day, so the threshold cannot be dodged by splitting one large funding into many.
-      const since = new Date(now().getTime() - fundingWindowMs);
-      const recent = await fundedWithin(store, input.account, input.channel, since);
-      if (recent + amountMinor > context.fundingApprovalThresholdMinor) {
-        const request = await store.transaction(async (tx) => {
-          const made = await requestFunding(
-            tx,
-            { accountId: input.account, channel: input.channel, amountMinor, by: actor.name },
-            now(),
-          );
-          await recordAudit(
-            tx,
-            { actor: actor.name, action: 'fund_channel', target: input.account, after: fundingView(made) },
-            now(),
-          );
-          return made;
+      try {
+        const balance = await ledger.fund(input.account, input.channel, amountMinor, {
+          within: async (tx) => {
+            // Counted over a day, so the threshold cannot be dodged by splitting one large funding into
+            // many, and under the channel's lock, so it cannot be dodged by sending them all at once.
+            await lockChannelFunding(tx, input.account, input.channel);
+            const since = new Date(now().getTime() - fundingWindowMs);
+            const recent = await fundedWithin(tx, input.account, input.channel, since);
+            if (recent + amountMinor > context.fundingApprovalThresholdMinor) throw aboveThreshold;
+            await recordAudit(
+              tx,
+              {
+                actor: actor.name,
+                action: 'fund_channel',
+                target: input.account,
+                after: { channel: input.channel, amount: String(input.amount) },
+              },
+              now(),
+            );
+          },
         });
-        return { data: { state: 'awaiting_approval', request: fundingView(request) } };
+        return {
+          data: { state: 'applied', channel: input.channel, available: formatMinor(balance.availableMinor) },
+        };
+      } catch (error) {
+        if (error !== aboveThreshold) throw error;
       }
-      const balance = await ledger.fund(input.account, input.channel, amountMinor, {
-        within: (tx) =>
-          recordAudit(
-            tx,
-            {
-              actor: actor.name,
-              action: 'fund_channel',
-              target: input.account,
-              after: { channel: input.channel, amount: String(input.amount) },
-            },
-            now(),
-          ),
+      const request = await store.transaction(async (tx) => {
+        const made = await requestFunding(
+          tx,
+          { accountId: input.account, channel: input.channel, amountMinor, by: actor.name },
+          now(),
+        );
+        await recordAudit(
+          tx,
+          { actor: actor.name, action: 'fund_channel', target: input.account, after: fundingView(made) },
+          now(),
+        );
+        return made;
       });
-      return {
-        data: { state: 'applied', channel: input.channel, available: formatMinor(balance.availableMinor) },
-      };
+      return { data: { state: 'awaiting_approval', request: fundingView(request) } };
     },
   }),
   list_funding_requests: define({

@@ -263,6 +263,27 @@ describe.each(operatorStores())('the console rules on %s', (_name, open) => {
     ]);
   });
 
+  it('applies at most one of eight concurrent fundings that together pass the threshold; the rest wait for a second admin', async () => {
+    const admin = {
+      ...context(ledger, store, 'racer@example.com'),
+      fundingApprovalThresholdMinor: 100_000_000n,
+    };
+    const account = await ledger.createAccount({ name: 'Racing Funder' });
+    const outcomes = (await Promise.all(
+      Array.from({ length: 8 }, () =>
+        callOperatorFunction(
+          admin,
+          'fund_channel',
+          { account: account.id, channel: 'float', amount: '900000' },
+          { reauthenticated: true },
+        ),
+      ),
+    )) as { state: string }[];
+    expect(outcomes.filter((outcome) => outcome.state === 'applied')).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome.state === 'awaiting_approval')).toHaveLength(7);
+    expect((await ledger.balance(account.id, 'float')).availableMinor).toBe(90_000_000n);
+  });
+
   it('pages the audit log newest first without repeating a record', async () => {
     const admin = context(ledger, store, 'pager@example.com');
     for (let index = 0; index < 7; index += 1)
