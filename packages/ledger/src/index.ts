@@ -10,6 +10,7 @@ export { DataDirOwnerError } from './data-dir-permissions.js';
 export {
   createLedger,
   type CancelResult,
+  type ChangeOptions,
   type FundOptions,
   type Ledger,
   type LedgerOptions,
