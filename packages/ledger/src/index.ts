@@ -54,4 +54,5 @@ export type { TransactionFilter, TransactionPage } from './transaction-listing.j
 export type { Posting, StatementFilter, StatementPage } from './statement.js';
 export type { TransferPurpose } from './transfers.js';
 export { channelView, listedTransaction, sendAirtimeData, transactionData } from './transaction-view.js';
+export { callbackDeliveryView, callbackEndpointView, receiverText } from './callback-views.js';
 export { formatMinor } from './money.js';

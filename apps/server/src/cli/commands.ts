@@ -11,7 +11,7 @@ import { checkCallbackUrl } from '@topup/worker';
 import type { CallbackUrlPolicy } from '@topup/worker';
 import { migrateService } from '@topup/service';
 import { callOperatorFunction, legView, recordAudit } from '@topup/operators';
-import { deliveryView } from '../functions/callback-deliveries.js';
+import { callbackDeliveryView as deliveryView } from '@topup/ledger';
 import type { CommandResult } from './cli-output.js';
 import { CommandFailure, UsageError } from './cli-output.js';
 
