@@ -14,9 +14,8 @@ import {
 } from '@topup/service';
 import { createDemoAccountIfEmpty, demoInstructions } from './demo-account.js';
 import { startHttpServer } from './runtime.js';
-import { commands } from './cli/commands.js';
+import { commandFor } from './cli/commands.js';
 import { commandContext } from './cli/command-context.js';
-import { UsageError } from './cli/cli-output.js';
 import { controlSocketPath, serveControlSocket } from './cli/control-socket.js';
 
 // Whatever the process creates (the embedded store's files, the CLI's socket) is its user's alone.
@@ -42,10 +41,9 @@ const http = await startHttpServer(core, {
 const control =
   core.store.kind === 'pglite' && !config.dataDir.includes('://')
     ? await serveControlSocket(controlSocketPath(config.dataDir), async (request) => {
-        const command = Object.hasOwn(commands, request.command) ? commands[request.command] : undefined;
-        if (command === undefined) throw new UsageError(`unknown command ${JSON.stringify(request.command)}`);
-        core.logger.info({ command: request.command, operator: request.operator }, 'CLI command');
-        return command(commandContext(config, core.ledger, core.store, request.options, request.operator));
+        const command = commandFor(request.command, request.options);
+        core.logger.info({ command: command.name }, 'CLI command');
+        return command.run(commandContext(config, core.ledger, core.store), request.options);
       })
     : undefined;
 // Before saying it listens: a SIGTERM sent on reading that line must find the handler installed.

@@ -26,14 +26,14 @@ describe.each(openTestStores())('the console API on $name', (stores) => {
   });
 
   const signIn = (email: string, role: 'admin' | 'support' | 'caller', account?: string) =>
-    signedInUser(service.url, service.ledger, store, {
+    signedInUser(service.url, store, {
       email,
       role,
       ...(account === undefined ? {} : { account }),
     });
 
   it('signs in once by link with an HttpOnly, SameSite=Strict cookie and never shows a token twice', async () => {
-    const token = await newUserLink(service.ledger, store, {
+    const token = await newUserLink(store, {
       email: 'link.user@example.com',
       role: 'support',
     });
@@ -77,7 +77,7 @@ describe.each(openTestStores())('the console API on $name', (stores) => {
   it('uses a __Host- Secure cookie when served over HTTPS', async () => {
     const https = await startTestService(store, { env: { TRUST_PROXY: 'true' } });
     try {
-      const token = await newUserLink(service.ledger, store, { email: 'tls@example.com', role: 'admin' });
+      const token = await newUserLink(store, { email: 'tls@example.com', role: 'admin' });
       const answer = await fetch(`${https.url}/console/api/session/link`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Forwarded-Proto': 'https' },
@@ -184,7 +184,84 @@ describe.each(openTestStores())('the console API on $name', (stores) => {
         target: account.id,
         after: expect.objectContaining(add) as unknown,
       }),
+      expect.objectContaining({ action: 'sign_in', after: { address: '127.0.0.1', by: 'link' } }),
     ]);
+  });
+
+  it('audits a caller’s changes like an operator’s, and every sign-in, failed sign-in and sign-out', async () => {
+    const { account } = await service.createCaller();
+    const caller = await signIn('audited.caller@example.com', 'caller', account.id);
+    const added = await caller.post('/call/add_callback_endpoint', { url: 'http://127.0.0.1:9/audited' });
+    expect(added.status).toBe(200);
+    const wrong = await fetch(`${service.url}/console/api/session/sign-in`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'audited.caller@example.com', password: 'not the password at all' }),
+    });
+    expect(wrong.status).toBe(401);
+    expect((await caller.post('/session/sign-out')).status).toBe(200);
+    const admin = await signIn('audit.reader@example.com', 'admin');
+    const audit = (await (
+      await admin.post('/operator/list_audit', { actor: 'audited.caller@example.com' })
+    ).json()) as { data: { records: { action: string; target: string }[] } };
+    expect(audit.data.records.map((record) => [record.action, record.target])).toEqual([
+      ['sign_out', 'audited.caller@example.com'],
+      ['sign_in_failed', 'audited.caller@example.com'],
+      ['add_callback_endpoint', account.id],
+      ['sign_in', 'audited.caller@example.com'],
+    ]);
+  });
+
+  it('ends a disabled user’s session at once, and holds what needs a second admin for an older one', async () => {
+    const boss = await signIn('boss@example.com', 'admin');
+    const leaver = await signIn('leaver@example.com', 'support');
+    await signIn('leaver.admin@example.com', 'admin');
+    const disabled = await boss.post('/operator/disable_user', { email: 'leaver@example.com' });
+    expect(disabled.status).toBe(200);
+    expect((await leaver.get('/session')).status).toBe(401);
+    const again = await fetch(`${service.url}/console/api/session/sign-in`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'leaver@example.com', password: consolePassword }),
+    });
+    expect(again.status).toBe(401);
+    expect(((await again.json()) as { error: { code: string } }).error.code).toBe('invalid_credentials');
+
+    const asked = (await (
+      await boss.post('/operator/create_user', { email: 'deputy@example.com', role: 'admin' })
+    ).json()) as { data: { state: string; request: { id: string } } };
+    expect(asked.data.state).toBe('awaiting_approval');
+    // An admin made after the request cannot approve it, however it came to be.
+    const fresh = await signIn('fresh.admin@example.com', 'admin');
+    const refused = await fresh.post('/operator/approve_admin_request', {
+      request_id: asked.data.request.id,
+    });
+    expect(refused.status).toBe(409);
+    const own = await boss.post('/operator/approve_admin_request', { request_id: asked.data.request.id });
+    expect(own.status).toBe(409);
+    const older = await signIn('older.admin@example.com', 'admin');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const later = (await (
+      await boss.post('/operator/user_link', { email: 'older.admin@example.com' })
+    ).json()) as { data: { state: string; request: { id: string } } };
+    expect(later.data.state).toBe('awaiting_approval');
+    const approved = await older.post('/operator/approve_admin_request', {
+      request_id: asked.data.request.id,
+    });
+    expect(approved.status).toBe(409);
+    const byAnother = await fresh.post('/operator/approve_admin_request', {
+      request_id: later.data.request.id,
+    });
+    expect(byAnother.status).toBe(200);
+    expect(((await byAnother.json()) as { data: { url: string } }).data.url).toContain(
+      '/console/link#token=',
+    );
+    const by = await boss.post('/operator/resolve_leg', {
+      leg: 'TXNONE-disbursement',
+      as: 'failed',
+      by: 'mallory',
+    });
+    expect(by.status).toBe(400);
   });
 
   it('asks for the password again before funding once five minutes have passed, and holds large funding for a second admin', async () => {
@@ -301,7 +378,7 @@ describe.each(openTestStores())('the console limits on $name', (stores) => {
   it('lets an office onboard by link under a tight failure limit: only unknown tokens and wrong passwords count', async () => {
     const service = await serviceWith({ env: { AUTH_FAILURE_LIMIT: '2' } });
     for (const person of [1, 2, 3]) {
-      const token = await newUserLink(service.ledger, store, {
+      const token = await newUserLink(store, {
         email: `office.${person}@example.com`,
         role: 'support',
       });
@@ -322,7 +399,7 @@ describe.each(openTestStores())('the console limits on $name', (stores) => {
     const service = await serviceWith({ env: { TRUST_PROXY: 'true' }, rateLimiter: frozenRateLimiter(3) });
     const [first, second, third] = await Promise.all(
       ['busy.one', 'busy.two', 'busy.three'].map((name) =>
-        newUserLink(service.ledger, store, { email: `${name}@example.com`, role: 'support' }),
+        newUserLink(store, { email: `${name}@example.com`, role: 'support' }),
       ),
     );
     const sessions = [];

@@ -1,17 +1,18 @@
 // The console's session functions: who is signed in, signing in (with a password or a one-time link),
 // re-authenticating, signing out; and `sessionRequired`, which every other console call passes through.
+// Signing in, failing to, and signing out are audited with the client's address (@topup/operators).
 
 import Router from '@koa/router';
 import {
   csrfToken,
   currentSession,
-  endSession,
   linkUser,
   noteReauthentication,
   passwordMatches,
   reauthenticationMs,
   signIn,
   signInWithLink,
+  signOut,
   type Session,
 } from '@topup/operators';
 import type { Middleware } from 'koa';
@@ -110,7 +111,9 @@ export function sessionRoutes(deps: ConsoleDependencies): Router<ConsoleState> {
     const token = textField(body, 'token');
     const password = textField(body, 'password');
     const signedIn = await limited(ctx.ip, async () => {
-      const result = await signInWithLink(deps.store, token, password, lifetimes, deps.now());
+      const result = await signInWithLink(deps.store, token, password, lifetimes, deps.now(), {
+        address: ctx.ip,
+      });
       return { result, guessed: result.kind === 'unknown' };
     });
     if (signedIn.kind !== 'signed_in') throw unusableLink();
@@ -129,7 +132,7 @@ export function sessionRoutes(deps: ConsoleDependencies): Router<ConsoleState> {
     const email = textField(body, 'email');
     const password = textField(body, 'password');
     const signedIn = await limited(ctx.ip, async () => {
-      const result = await signIn(deps.store, email, password, lifetimes, deps.now());
+      const result = await signIn(deps.store, email, password, lifetimes, deps.now(), { address: ctx.ip });
       return { result, guessed: result === undefined };
     });
     if (signedIn === undefined)
@@ -156,7 +159,7 @@ export function sessionRoutes(deps: ConsoleDependencies): Router<ConsoleState> {
   });
 
   router.post('/session/sign-out', sessionRequired(deps), async (ctx) => {
-    await endSession(deps.store, (ctx.state as SessionState).session, deps.now());
+    await signOut(deps.store, (ctx.state as SessionState).session, deps.now(), { address: ctx.ip });
     clearSessionCookie(ctx);
     ctx.body = { signed_out: true };
   });
