@@ -68,8 +68,14 @@ describe.each(openTestStores())('the console API on $name', (stores) => {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ email: 'LINK.USER@example.com', password: consolePassword }),
     });
-    const session = (await signedIn.json()) as { user: { role: string; account: string }; csrf: string };
+    const session = (await signedIn.json()) as {
+      user: { role: string; account: string };
+      csrf: string;
+      time_zone: string;
+    };
     expect(session.user).toMatchObject({ role: 'support', account: '' });
+    // The zone the console shows every time in: the service's, as transaction dates are.
+    expect(session.time_zone).toBe('Africa/Nairobi');
     // Signing in starts a new session: the id differs from the link's.
     expect(signedIn.headers.get('set-cookie')?.split(';')[0]).not.toBe(cookie.split(';')[0]);
   });

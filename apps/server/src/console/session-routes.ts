@@ -24,15 +24,18 @@ import { jsonBody, textField } from './json-body.js';
 import { checkCsrfToken, checkSameOrigin } from './request-origin.js';
 import { clearSessionCookie, sessionIdOf, setSessionCookie } from './session-cookie.js';
 
+/** The session as the console reads it, with the service's time zone, in which it shows every time. */
 function sessionAnswer(
   session: Pick<Session, 'userId' | 'email' | 'role' | 'accountId'>,
   sessionId: string,
   reauthenticatedUntil: Date | undefined,
+  timeZone: string,
 ) {
   return {
     user: { id: session.userId, email: session.email, role: session.role, account: session.accountId ?? '' },
     csrf: csrfToken(sessionId),
     reauthenticated_until: reauthenticatedUntil?.toISOString() ?? '',
+    time_zone: timeZone,
   };
 }
 
@@ -91,7 +94,7 @@ export function sessionRoutes(deps: ConsoleDependencies): Router<ConsoleState> {
 
   router.get('/session', sessionRequired(deps), (ctx) => {
     const { session, sessionId } = ctx.state as SessionState;
-    ctx.body = sessionAnswer(session, sessionId, session.reauthenticatedUntil);
+    ctx.body = sessionAnswer(session, sessionId, session.reauthenticatedUntil, deps.config.timeZone);
   });
 
   router.post('/session/link-info', async (ctx) => {
@@ -123,6 +126,7 @@ export function sessionRoutes(deps: ConsoleDependencies): Router<ConsoleState> {
       { userId: user.id, email: user.email, role: user.role, accountId: user.accountId },
       signedIn.sessionId,
       new Date(deps.now().getTime() + reauthenticationMs),
+      deps.config.timeZone,
     );
   });
 
@@ -143,6 +147,7 @@ export function sessionRoutes(deps: ConsoleDependencies): Router<ConsoleState> {
       { userId: user.id, email: user.email, role: user.role, accountId: user.accountId },
       signedIn.sessionId,
       new Date(deps.now().getTime() + reauthenticationMs),
+      deps.config.timeZone,
     );
   });
 
