@@ -6,9 +6,8 @@
 import type { FundingOutcome, FundingRequestView } from '@topup/operators/catalog';
 import { useOperatorChange, useOperatorRead } from '../api/use-operator-function';
 import { useScopedAccount } from '../auth/account-scope';
-import { useSession } from '../auth/session-context';
+import { ApprovalActions } from '../components/approval-actions';
 import { ChangeButton } from '../components/change-button';
-import { ConfirmButton } from '../components/confirm-button';
 import { ErrorNotice } from '../components/error-notice';
 import { formFields } from '../components/form-fields';
 import { QueryResult } from '../components/query-result';
@@ -81,7 +80,6 @@ function FundForm({ account }: { account: string | undefined }) {
 }
 
 function FundingRequestsTable({ requests }: { requests: readonly FundingRequestView[] }) {
-  const { user } = useSession();
   const approve = useOperatorChange('approve_funding');
   const reject = useOperatorChange('reject_funding');
   if (requests.length === 0) return <p className="empty">No funding requests.</p>;
@@ -103,50 +101,33 @@ function FundingRequestsTable({ requests }: { requests: readonly FundingRequestV
           </tr>
         </thead>
         <tbody>
-          {requests.map((request) => {
-            // The server refuses it too; the button says so before anyone tries.
-            const own = request.requested_by === user.email;
-            return (
-              <tr key={request.id} data-testid="funding-request-row">
-                <td className="nowrap">
-                  <Instant iso={request.requested} />
-                </td>
-                <td className="code">{request.account}</td>
-                <td>{channelNames[request.channel]}</td>
-                <td className="number">KES {formatMoney(request.amount)}</td>
-                <td>{request.requested_by}</td>
-                <td>
-                  <span className={`badge badge-${request.state}`}>{request.state.replaceAll('_', ' ')}</span>
-                </td>
-                <td className="row-actions">
-                  {request.state === 'awaiting_approval' && (
-                    <>
-                      <ChangeButton
-                        className="small"
-                        disabled={own || approve.isPending}
-                        title={own ? 'You asked for this funding: another admin approves it' : undefined}
-                        onClick={() => {
-                          approve.mutate({ request_id: request.id });
-                        }}
-                      >
-                        Approve
-                      </ChangeButton>
-                      <ConfirmButton
-                        className="small danger"
-                        disabled={reject.isPending}
-                        question={`Reject funding of KES ${formatMoney(request.amount)} to ${request.account}?`}
-                        onConfirm={() => {
-                          reject.mutate({ request_id: request.id });
-                        }}
-                      >
-                        Reject
-                      </ConfirmButton>
-                    </>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
+          {requests.map((request) => (
+            <tr key={request.id} data-testid="funding-request-row">
+              <td className="nowrap">
+                <Instant iso={request.requested} />
+              </td>
+              <td className="code">{request.account}</td>
+              <td>{channelNames[request.channel]}</td>
+              <td className="number">KES {formatMoney(request.amount)}</td>
+              <td>{request.requested_by}</td>
+              <td>
+                <span className={`badge badge-${request.state}`}>{request.state.replaceAll('_', ' ')}</span>
+              </td>
+              <td className="row-actions">
+                <ApprovalActions
+                  request={request}
+                  rejectQuestion={`Reject funding of KES ${formatMoney(request.amount)} to ${request.account}?`}
+                  busy={approve.isPending || reject.isPending}
+                  onApprove={() => {
+                    approve.mutate({ request_id: request.id });
+                  }}
+                  onReject={() => {
+                    reject.mutate({ request_id: request.id });
+                  }}
+                />
+              </td>
+            </tr>
+          ))}
         </tbody>
       </table>
     </>

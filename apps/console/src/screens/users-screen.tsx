@@ -7,6 +7,7 @@ import type { AdminRequestView, ConsoleUserView, Role, SignInLinkOutcome } from 
 import { useState } from 'react';
 import { useOperatorChange, useOperatorRead } from '../api/use-operator-function';
 import { useSession } from '../auth/session-context';
+import { ApprovalActions } from '../components/approval-actions';
 import { ChangeButton } from '../components/change-button';
 import { ConfirmButton } from '../components/confirm-button';
 import { ErrorNotice } from '../components/error-notice';
@@ -190,7 +191,6 @@ function AdminRequestsTable({
   requests: readonly AdminRequestView[];
   onLink: (link: IssuedLink) => void;
 }) {
-  const { user } = useSession();
   const approve = useOperatorChange('approve_admin_request');
   const reject = useOperatorChange('reject_admin_request');
   if (requests.length === 0) return <p className="empty">Nothing waits for a second admin.</p>;
@@ -209,56 +209,39 @@ function AdminRequestsTable({
           </tr>
         </thead>
         <tbody>
-          {requests.map((request) => {
-            // The server refuses it too; the button says so before anyone tries.
-            const own = request.requested_by === user.email;
-            return (
-              <tr key={request.id} data-testid="admin-request-row">
-                <td className="nowrap">
-                  <Instant iso={request.requested} />
-                </td>
-                <td>{kindNames[request.kind]}</td>
-                <td>{request.email}</td>
-                <td>{request.requested_by}</td>
-                <td>
-                  <span className={`badge badge-${request.state}`}>{request.state.replaceAll('_', ' ')}</span>
-                </td>
-                <td className="row-actions">
-                  {request.state === 'awaiting_approval' && (
-                    <>
-                      <ChangeButton
-                        className="small"
-                        disabled={own || approve.isPending}
-                        title={own ? 'You asked for this: another admin approves it' : undefined}
-                        onClick={() => {
-                          approve.mutate(
-                            { request_id: request.id },
-                            {
-                              onSuccess: ({ url }) => {
-                                onLink({ email: request.email, url });
-                              },
-                            },
-                          );
-                        }}
-                      >
-                        Approve
-                      </ChangeButton>
-                      <ConfirmButton
-                        className="small danger"
-                        disabled={reject.isPending}
-                        question={`Reject the ${kindNames[request.kind]} for ${request.email}?`}
-                        onConfirm={() => {
-                          reject.mutate({ request_id: request.id });
-                        }}
-                      >
-                        Reject
-                      </ConfirmButton>
-                    </>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
+          {requests.map((request) => (
+            <tr key={request.id} data-testid="admin-request-row">
+              <td className="nowrap">
+                <Instant iso={request.requested} />
+              </td>
+              <td>{kindNames[request.kind]}</td>
+              <td>{request.email}</td>
+              <td>{request.requested_by}</td>
+              <td>
+                <span className={`badge badge-${request.state}`}>{request.state.replaceAll('_', ' ')}</span>
+              </td>
+              <td className="row-actions">
+                <ApprovalActions
+                  request={request}
+                  rejectQuestion={`Reject the ${kindNames[request.kind]} for ${request.email}?`}
+                  busy={approve.isPending || reject.isPending}
+                  onApprove={() => {
+                    approve.mutate(
+                      { request_id: request.id },
+                      {
+                        onSuccess: ({ url }) => {
+                          onLink({ email: request.email, url });
+                        },
+                      },
+                    );
+                  }}
+                  onReject={() => {
+                    reject.mutate({ request_id: request.id });
+                  }}
+                />
+              </td>
+            </tr>
+          ))}
         </tbody>
       </table>
     </>
