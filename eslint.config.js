@@ -54,6 +54,8 @@ export default tseslint.config(
       '**/node_modules/**',
       '**/coverage/**',
       'docs/**',
+      // The doc comments' @example blocks, extracted for the typecheck by scripts/doc-examples.mjs.
+      '**/.doc-examples/**',
       '**/*.config.ts',
       '**/*.config.js',
     ],

@@ -1,17 +1,16 @@
 // `pnpm release:rehearse`: a release from start to finish without touching a real registry. In a scratch
-// copy of the working tree it applies the pending changesets (`changeset version`), builds, and publishes
-// every public package (`changeset publish`) to a private Verdaccio on 127.0.0.1; then a clean project in
-// a temp folder installs the published versions with npm and a smoke script uses each package. Publishing
-// and the clean install read their registry settings from temp npmrc files (`npm_config_userconfig`), so
-// ~/.npmrc is neither used for them nor written. Verdaccio is stopped and the temp folder removed
-// whatever happens.
+// copy of the working tree it runs `pnpm release` as a release does: once to version the pending
+// changesets (when there are any), then again, with a private Verdaccio on 127.0.0.1 as the registry the
+// environment names, to build, check and publish every public package. Then a clean project in a temp
+// folder installs the published versions with npm and a smoke script uses each package. Publishing and the
+// clean install read their registry settings from temp npmrc files (`npm_config_userconfig`), so ~/.npmrc
+// is neither used for them nor written. Verdaccio is stopped and the temp folder removed whatever happens.
 import { execFileSync } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -19,6 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pendingChangesets } from './pending-changesets.mjs';
 import { publicPackages } from './public-packages.mjs';
 import { runCommand } from './rehearsal/child-processes.mjs';
 import { installVerdaccio, startVerdaccio } from './rehearsal/verdaccio.mjs';
@@ -47,17 +47,15 @@ function withUserConfig(file, extra = {}) {
 }
 
 function assertVersioned(repo) {
-  const pending = readdirSync(path.join(repo, '.changeset')).filter(
-    (file) => file.endsWith('.md') && file !== 'README.md',
-  );
+  const pending = pendingChangesets(repo);
   if (pending.length > 0) {
-    throw new Error(`Expected changeset version to consume every changeset, left: ${pending.join(', ')}`);
+    throw new Error(`Expected pnpm release to version every changeset, left: ${pending.join(', ')}`);
   }
   const packages = publicPackages(repo);
   const unversioned = packages.filter(({ dir }) => !existsSync(path.join(dir, 'CHANGELOG.md')));
   if (unversioned.length > 0) {
     throw new Error(
-      `Expected a CHANGELOG.md in every public package after changeset version; missing in ${unversioned.map(({ name }) => name).join(', ')}. Does each have a changeset?`,
+      `Expected a CHANGELOG.md in every public package; missing in ${unversioned.map(({ name }) => name).join(', ')}. A new package needs a changeset.`,
     );
   }
   return packages;
@@ -122,24 +120,27 @@ try {
       cwd: repo,
     });
   });
-  await step('changeset version', async () => {
-    await runCommand('pnpm', ['exec', 'changeset', 'version'], { cwd: repo });
+  await step('pnpm release, first run: version the pending changesets', async () => {
+    const pending = pendingChangesets(repo).length;
+    if (pending > 0) await runCommand('pnpm', ['release'], { cwd: repo });
     packages = assertVersioned(repo);
-    return packages.map(({ name, version }) => `${name}@${version}`).join(', ');
+    const versions = packages.map(({ name, version }) => `${name}@${version}`).join(', ');
+    return pending > 0 ? `${pending} changesets: ${versions}` : `none pending, so not run: ${versions}`;
   });
-  await step('build', () => runCommand('pnpm', ['build'], { cwd: repo }).then(() => undefined));
   await step('start Verdaccio', async () => {
     const installed = await installVerdaccio();
     registry = await startVerdaccio(path.join(work, 'registry'));
     return `${registry.url} (Verdaccio ${installed})`;
   });
-  await step('changeset publish', async () => {
+  await step('pnpm release, second run: build, check the packs, publish to Verdaccio', async () => {
     const host = new URL(registry.url).host;
     const userConfig = path.join(work, 'publish.npmrc');
     writeFileSync(userConfig, `registry=${registry.url}\n//${host}/:_authToken=${registry.token}\n`);
-    await runCommand('pnpm', ['exec', 'changeset', 'publish', '--no-git-tag'], {
+    // No git tags: the copy is not a repository.
+    await runCommand('pnpm', ['release', '--no-git-tag'], {
       cwd: repo,
       env: withUserConfig(userConfig, { npm_config_registry: registry.url }),
+      timeoutMs: 600_000,
     });
     manifests = await publishedManifests(registry.url, packages);
   });

@@ -1,14 +1,14 @@
 // The Node.js flags the service's own start scripts pass (`pnpm start` and `start:server` in
-// apps/server/package.json, `start` in apps/worker/package.json), read from those scripts so that the harness runs each entry point exactly
-// as an operator does, heap cap included, and cannot drift from them.
+// apps/server/package.json, `start` in apps/worker/package.json), read from those scripts so that the harness runs each entry point
+// with an operator's flags, heap cap included, and cannot drift from them.
 
 import { readFile } from 'node:fs/promises';
 
-/** The `--flags` between `tsx` and the entry file in `script`, e.g. `tsx --max-old-space-size=256 src/serve.ts`. */
+/** The `--flags` between `node` and the entry file in `script`, e.g. `node --max-old-space-size=256 dist/server.mjs`. */
 export function nodeFlagsOf(script: string): string[] {
   const words = script.trim().split(/\s+/);
-  if (words[0] !== 'tsx') {
-    throw new Error(`Expected a start script of the form "tsx [--flags] <entry>", received "${script}".`);
+  if (words[0] !== 'node') {
+    throw new Error(`Expected a start script of the form "node [--flags] <entry>", received "${script}".`);
   }
   return words.slice(1).filter((word) => word.startsWith('--'));
 }

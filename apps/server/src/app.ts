@@ -77,7 +77,7 @@ export function createApp(deps: AppDependencies): Koa<ApiState> {
   const proxies = deps.config.trustedProxies;
   const app = new Koa<ApiState>({ proxy: proxies > 0, maxIpsCount: proxies });
   const operational = new Router<ApiState>();
-  const document = JSON.stringify(openApiDocument());
+  const document = JSON.stringify(openApiDocument({ serverUrl: deps.config.publicBaseUrl }));
 
   operational.use(async (ctx, next) => {
     ctx.state.operational = true;

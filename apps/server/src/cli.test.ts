@@ -45,6 +45,7 @@ const allMigrations = [
   '0010_console_listings',
   '0011_delivery_listing',
   '0012_mobile_listing',
+  '0013_leg_reviews',
   'providers/0001_simulator_jobs',
   'providers/0002_webhook_inbox',
   'providers/0003_access_tokens',

@@ -158,11 +158,15 @@ describe.each(openTestStores())(
     });
 
     it.each([
-      ['1037', '1037', 'the payer could not be reached to show the payment prompt'],
+      ['1037', '1037', "the payer's phone could not be reached with the payment prompt"],
       ['0001', '1', "the payer's M-Pesa balance was insufficient"],
       ['2001', '2001', 'the payer entered a wrong M-Pesa PIN'],
       ['0017', '17', 'the same amount was requested from this payer within the last two minutes'],
-      ['0003', 'SFC_IC0003', 'the payer has no M-Pesa account'],
+      [
+        '0003',
+        'SFC_IC0003',
+        'M-Pesa does not know the paybill or till paid (wrong TransactionType or PartyB)',
+      ],
     ])(
       'cancels a purchase whose payer ends %s with result code %s, naming why',
       async (ending, code, reason) => {
@@ -294,7 +298,8 @@ describe.each(openTestStores())(
 
     it.each([
       ['delivered', '254712340106', '254711080106', 'SUCCESS', '0000'],
-      ['refunded', '254712340107', '254711080005', 'FAIL', '8000'],
+      // Not 254711080005 again: AT refuses the same number and amount within five minutes as a duplicate.
+      ['refunded', '254712340107', '254711090005', 'FAIL', '8000'],
     ])('calls back over https, signed, when a purchase is %s', async (_end, payer, recipient, type, code) => {
       const sink = await startCallbackSink(undefined, receiverTls);
       onTestFinished(() => sink.close());

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { startCallbackSink } from './testing/callback-sink.js';
 import { startTestService } from './testing/test-service.js';
 import type { TestService } from './testing/test-service.js';
+import { resolved } from './testing/openapi-refs.js';
 import { openTestStores } from './testing/test-stores.js';
 import { envelopeOf } from './testing/wire.js';
 
@@ -14,29 +15,20 @@ interface Response_ {
   content: Record<string, { schema: Record<string, unknown> }>;
 }
 interface Operation {
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: string[];
   parameters: ({ name: string } | { $ref: string })[];
   requestBody: { content: Record<string, unknown> };
   responses: Record<string, Response_>;
 }
 interface Document {
   openapi: string;
+  info: { description: string };
+  tags?: { name: string }[];
   paths: Record<string, { post: Operation }>;
   components: Record<string, Record<string, unknown>>;
-}
-
-/** The schema with every local `$ref` replaced by what it points at. */
-function resolved(document: Document, node: unknown): unknown {
-  if (Array.isArray(node)) return node.map((item) => resolved(document, item));
-  if (node === null || typeof node !== 'object') return node;
-  const ref = (node as { $ref?: unknown }).$ref;
-  if (typeof ref === 'string') {
-    const target = ref
-      .slice(2)
-      .split('/')
-      .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], document);
-    return resolved(document, target);
-  }
-  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolved(document, value)]));
 }
 
 const everyFunction = ['400', '401', '403', '405', '429', '502', '503'];
@@ -85,7 +77,9 @@ describe.each(openTestStores())('the OpenAPI document on $name', (stores) => {
   it('documents every function with each HTTP status it can answer, in JSON and both XML types', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths).sort()).toEqual(
-      [...Object.keys(apiFunctions).map((name) => `/api/${name}`), '/api/{function_name}'].sort(),
+      Object.keys(apiFunctions)
+        .map((name) => `/api/${name}`)
+        .sort(),
     );
     for (const [name, statuses] of Object.entries(expectedStatuses)) {
       const operation = document.paths[`/api/${name}`]?.post;
@@ -104,7 +98,63 @@ describe.each(openTestStores())('the OpenAPI document on $name', (stores) => {
         expect(Object.keys(response.headers), `${name} ${status}`).toContain('X-Request-Id');
       }
     }
-    expect(document.paths['/api/{function_name}']?.post.responses['404']?.description).toContain('1000');
+    // An unknown function is answered before authentication, so it is said once, not made an operation.
+    expect(document.info.description).toContain('answers `1000` with HTTP 404');
+  });
+
+  it('names each schema once and refers to it from JSON and both XML types', () => {
+    const schemas = document.components.schemas ?? {};
+    for (const name of ['Transaction', 'Channel', 'Party', 'AgentParty', 'Payment', 'Error', 'FailureData']) {
+      expect(schemas, name).toHaveProperty(name);
+    }
+    for (const name of Object.keys(apiFunctions)) {
+      const pascal = name.replace(/(?:^|_)([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+      const operation = document.paths[`/api/${name}`]?.post;
+      for (const media of Object.values(operation?.requestBody.content ?? {})) {
+        expect(media, name).toStrictEqual({ schema: { $ref: `#/components/schemas/${pascal}Request` } });
+      }
+      for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+        const named = status === '200' ? `${pascal}Envelope` : 'Error';
+        for (const media of Object.values(response.content)) {
+          expect(media, `${name} ${status}`).toStrictEqual({
+            schema: { $ref: `#/components/schemas/${named}` },
+          });
+        }
+      }
+    }
+    // The float answer's data refers to the named parts rather than repeating them.
+    expect(schemas.AgentFloatData).toMatchObject({
+      properties: {
+        sender: { $ref: '#/components/schemas/AgentParty' },
+        transaction: { $ref: '#/components/schemas/Transaction' },
+        channel: { $ref: '#/components/schemas/Channel' },
+      },
+    });
+  });
+
+  it('gives every operation a summary, a description and one tag by resource', () => {
+    const tags = (document.tags ?? []).map((tag) => tag.name);
+    expect(tags).toEqual([
+      'Transactions',
+      'Channels',
+      'Callback endpoints',
+      'Callback deliveries',
+      'Callbacks',
+    ]);
+    const byTag = new Map<string, string[]>();
+    for (const [path, { post }] of Object.entries(document.paths)) {
+      expect(post.summary, path).toMatch(/^[A-Z]/);
+      expect(post.description, path).not.toBe('');
+      expect(post.tags, path).toHaveLength(1);
+      const [tag = ''] = post.tags;
+      byTag.set(tag, [...(byTag.get(tag) ?? []), post.operationId]);
+    }
+    expect(byTag.get('Channels')).toEqual(['get_balance', 'list_statement']);
+    expect(byTag.get('Callback deliveries')).toEqual([
+      'resend_callback',
+      'list_callback_deliveries',
+      'resend_failed_callbacks',
+    ]);
   });
 
   it('documents the headers each answer carries, and Idempotency-Key on the money operations', () => {
@@ -125,8 +175,13 @@ describe.each(openTestStores())('the OpenAPI document on $name', (stores) => {
       'WWW-Authenticate',
       'X-Request-Id',
     ]);
-    expect(float?.responses['409']?.description).toMatch(/5000: .*8000: /);
-    expect(float?.responses['403']?.description).toMatch(/6000: .*5000: /);
+    expect(float?.responses['409']?.description).toMatch(
+      /^5000 \(Request Not Allowed\): .*8000 \(Agent Float Cancelled\): /,
+    );
+    expect(float?.responses['403']?.description).toMatch(/^6000 \(Invalid Account\): .*5000 /);
+    expect(document.paths['/api/buy_airtime']?.post.responses['409']?.description).toContain(
+      '8000 (Purchase Cancelled)',
+    );
   });
 
   it('describes the real answers of each operation exactly', async () => {
@@ -167,12 +222,17 @@ describe.each(openTestStores())('the OpenAPI document on $name', (stores) => {
     expect(documented('send_agent_float', '402').safeParse(refused).error).toBeUndefined();
     const invalid = await answer('get_transaction', { reference: 'NOPE' });
     expect(documented('get_transaction', '422').safeParse(invalid).error).toBeUndefined();
-    expect(documented('get_transaction', '403').safeParse(invalid).success).toBe(false);
+    // Every failure is the one Error envelope; what each HTTP status stands for is in its description.
+    expect(documented('get_transaction', '422').safeParse(float).success).toBe(false);
+    const statuses = document.paths['/api/get_transaction']?.post.responses ?? {};
+    expect(statuses['422']?.description).toMatch(/^3000 \(Missing or Invalid Parameters\): /);
+    expect(statuses['403']?.description).not.toContain('3000');
   });
 
   it('documents send_airtime as 1 to 1000 recipients answered by one transaction each, never 8000', () => {
     const operation = document.paths['/api/send_airtime']?.post;
-    const { schema } = operation?.requestBody.content['application/json'] as { schema: unknown };
+    const { schema: named } = operation?.requestBody.content['application/json'] as { schema: unknown };
+    const schema = resolved(document, named);
     expect(schema).toMatchObject({
       required: ['recipients'],
       properties: {
@@ -188,7 +248,7 @@ describe.each(openTestStores())('the OpenAPI document on $name', (stores) => {
 
     const responses = operation?.responses ?? {};
     expect(responses['402']?.description).toBe(
-      '7000: the Airtime channel cannot cover the total of the recipients.',
+      '7000 (Insufficient Balance): the Airtime channel cannot cover the total of the recipients.',
     );
     // A recipient refused at once is a Cancelled entry of the success, so 409 is only a key conflict.
     expect(responses['409']?.description).not.toContain('8000');

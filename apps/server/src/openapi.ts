@@ -1,136 +1,42 @@
 // The OpenAPI 3.1 document, generated from zod schemas: the validation package's request schemas (so the
-// documented request bodies are exactly the validated ones) and the success data schemas of
-// response-schemas.ts. Each function lists every HTTP status it can answer, the codes behind each, and
-// the headers that come with them. Served at /openapi.json.
+// documented request bodies are exactly the validated ones) and the success and callback data schemas of
+// response-schemas.ts. Each schema is named once under components and referred to from each media type,
+// JSON and both XML types, which the `xml` object describes (openapi-xml.ts). Each function lists every
+// HTTP status it can answer, the codes behind each, and the headers that come with them; the callbacks
+// are its `webhooks`. Served at /openapi.json.
 
-import { failureMessage, statusCodes } from '@topup/envelope';
-import type { CancellableOperation, FailureCode } from '@topup/envelope';
-import { keyedOperations, operationCatalog, requestJsonSchema } from '@topup/validation';
-import type { ApiFunctionName, OperationEntry } from '@topup/validation';
+import { statusCodes } from '@topup/envelope';
+import type { FailureCode } from '@topup/envelope';
+import { keyedOperations, operationCatalog, requestSchemas } from '@topup/validation';
+import type { ApiFunctionName } from '@topup/validation';
 import { z } from 'zod';
-import { successDataSchemas } from './response-schemas.js';
-import { listed } from './name-list.js';
+import { failuresOf, failureText } from './openapi-failures.js';
+import type { AnswerHeader, Failure } from './openapi-failures.js';
+import { operationTexts, resourceTags } from './openapi-operations.js';
+import { callbackSchemas, signatureParameters, webhooks } from './openapi-webhooks.js';
+import { describeXml } from './openapi-xml.js';
+import type { JsonSchema } from './openapi-xml.js';
+import { componentSchemas, successDataSchemas } from './response-schemas.js';
 
-type Header = 'Allow' | 'Idempotency-Replayed' | 'Retry-After' | 'WWW-Authenticate' | 'X-Request-Id';
-
-/** One way a function can fail: its code, the HTTP status it is sent with, and when. */
-interface Failure {
-  readonly code: FailureCode;
-  readonly httpStatus: number;
-  readonly when: string;
-  readonly headers?: readonly Header[];
+export interface OpenApiOptions {
+  /** The service's public address (`PUBLIC_BASE_URL`); without it, paths are relative to the document. */
+  readonly serverUrl?: string | undefined;
 }
 
 const moneyOperations: ReadonlySet<ApiFunctionName> = new Set(keyedOperations);
+const functionNames = Object.keys(operationCatalog) as ApiFunctionName[];
 
-const channelNames = { float: 'Agent Float', airtime: 'Airtime' } as const;
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/**
- * Operations that make one transaction per recipient. A recipient refused at once is a `Cancelled` entry
- * of the success, never an `8000`, and the whole request fails with `9000` only when every recipient's
- * provider was unavailable.
- */
-const perRecipient: ReadonlySet<ApiFunctionName> = new Set(['send_airtime']);
-
-function isCancellable(name: ApiFunctionName): name is CancellableOperation {
-  return moneyOperations.has(name);
+/** `send_agent_float` → `SendAgentFloat`. */
+function pascalCase(name: string): string {
+  return name.replace(/(?:^|_)([a-z])/g, (_match, letter: string) => letter.toUpperCase());
 }
 
-/** Every failure a function can answer, in pipeline order (see app.ts). */
-function failuresOf(name: ApiFunctionName, hasParameters: boolean): Failure[] {
-  const entry: OperationEntry = operationCatalog[name];
-  const money = entry.kind === 'money';
-  const recipients = perRecipient.has(name);
-  return [
-    {
-      code: '1000',
-      httpStatus: 400,
-      when: money
-        ? 'the body cannot be read: unsupported Content-Type, bad syntax, over the size limit, or a malformed Idempotency-Key header'
-        : `the body cannot be read: unsupported Content-Type, bad syntax, over the size limit; or an Idempotency-Key header, which only ${listed(keyedOperations)} honour`,
-    },
-    { code: '2000', httpStatus: 405, when: 'any method but POST', headers: ['Allow'] },
-    {
-      code: '4000',
-      httpStatus: 401,
-      when: 'the bearer token is missing, malformed, unknown or revoked',
-      headers: ['WWW-Authenticate'],
-    },
-    { code: '6000', httpStatus: 403, when: 'the account is suspended or closed' },
-    ...(hasParameters
-      ? [
-          {
-            code: '3000',
-            httpStatus: 422,
-            when: recipients
-              ? "parameters are missing or invalid, one error per problem, a recipient's fields named by its position from 0 ('recipients[3].mobile is invalid')"
-              : 'parameters are missing or invalid, one error per problem',
-          } as const,
-        ]
-      : []),
-    {
-      code: '5000',
-      httpStatus: 403,
-      when: money
-        ? "the token's mode (test or live) is not the service's, or no provider is configured for a network of the request"
-        : "the token's mode (test or live) is not the service's",
-    },
-    {
-      code: '5000',
-      httpStatus: 429,
-      when: 'the token is over its rate limit, or the bearer token failed from an address past its failed-authentication limit',
-      headers: ['Retry-After'],
-    },
-    ...(money
-      ? ([
-          {
-            code: '5000',
-            httpStatus: 409,
-            when: 'the Idempotency-Key was used with another request, or its first request is still running (with Retry-After)',
-            headers: ['Retry-After'],
-          },
-        ] as const)
-      : []),
-    ...(entry.paidFromBalance === true
-      ? [
-          {
-            code: '7000',
-            httpStatus: 402,
-            when: `the ${channelNames[entry.channel ?? 'float']} channel cannot cover the ${recipients ? 'total of the recipients' : 'amount'}`,
-          } as const,
-        ]
-      : []),
-    ...(money && !recipients
-      ? [
-          {
-            code: '8000',
-            httpStatus: 409,
-            when: 'the provider refused the transaction at once',
-            headers: ['Idempotency-Replayed'],
-          } as const,
-        ]
-      : []),
-    {
-      code: '9000',
-      httpStatus: 502,
-      when: !money
-        ? 'an internal error'
-        : recipients
-          ? "every recipient's provider is unavailable or did not answer in time, or an internal error"
-          : 'the provider is unavailable or did not answer in time, or an internal error',
-      // A keyed request replays its first answer, a refusal or a provider failure included.
-      ...(money ? { headers: ['Idempotency-Replayed'] as const } : {}),
-    },
-    {
-      code: '9000',
-      httpStatus: 503,
-      when: 'the database or the rate-limit store (Redis) is unavailable',
-      headers: ['Retry-After'],
-    },
-  ];
-}
+const requestName = (name: ApiFunctionName) => `${pascalCase(name)}Request`;
+const answerName = (name: ApiFunctionName) => `${pascalCase(name)}Envelope`;
 
-const headerDefinitions: Readonly<Record<Header, Record<string, unknown>>> = {
+const headerDefinitions: Readonly<Record<AnswerHeader, JsonSchema>> = {
   Allow: { description: 'The one allowed method.', schema: { type: 'string', const: 'POST' } },
   'Idempotency-Replayed': {
     description: 'Present on an answer replayed for a repeated Idempotency-Key.',
@@ -150,31 +56,21 @@ const headerDefinitions: Readonly<Record<Header, Record<string, unknown>>> = {
   },
 };
 
-function headers(names: readonly Header[]): Record<string, { $ref: string }> {
-  return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+function headers(names: Iterable<AnswerHeader>): Record<string, { $ref: string }> {
+  return Object.fromEntries([...names].map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 }
 
-const responseMediaTypes = ['application/json', 'text/xml', 'application/xml'] as const;
+const mediaTypes = ['application/json', 'text/xml', 'application/xml'] as const;
 
-function content(schema: Record<string, unknown>): Record<string, { schema: Record<string, unknown> }> {
-  return Object.fromEntries(
-    responseMediaTypes.map((type) => [
-      type,
-      { schema: type === 'application/json' ? schema : { ...schema, xml: { name: 'xml' } } },
-    ]),
-  );
+/** The same named schema for JSON and both XML types: the schema's `xml` object describes the XML. */
+function content(schemaName: string): Record<string, { schema: { $ref: string } }> {
+  return Object.fromEntries(mediaTypes.map((type) => [type, { schema: ref(schemaName) }]));
 }
 
-function statusSchema(type: 'SUCCESS' | 'FAIL', codes: readonly string[], messages: readonly string[]) {
-  return {
-    type: 'object',
-    required: ['type', 'code', 'message'],
-    properties: {
-      type: { type: 'string', const: type },
-      code: { type: 'string', enum: [...new Set(codes)] },
-      message: { type: 'string', enum: [...new Set(messages)] },
-    },
-  };
+function dataSchemaName(name: ApiFunctionName): string {
+  const id = componentSchemas.get(successDataSchemas[name])?.id;
+  if (id === undefined) throw new Error(`Expected the success data of ${name} to be a named schema.`);
+  return id;
 }
 
 function failureResponses(name: ApiFunctionName, failures: readonly Failure[]) {
@@ -182,132 +78,196 @@ function failureResponses(name: ApiFunctionName, failures: readonly Failure[]) {
   for (const failure of failures)
     byStatus.set(failure.httpStatus, [...(byStatus.get(failure.httpStatus) ?? []), failure]);
   return Object.fromEntries(
-    [...byStatus].map(([httpStatus, group]) => {
-      const names = new Set<Header>(['X-Request-Id', ...group.flatMap((failure) => failure.headers ?? [])]);
-      const messages = group.map((failure) =>
-        failure.code === '8000' && isCancellable(name)
-          ? failureMessage('8000', name)
-          : statusCodes[failure.code].message,
-      );
-      return [
-        String(httpStatus),
-        {
-          description: group.map((failure) => `${failure.code}: ${failure.when}.`).join(' '),
-          headers: headers([...names]),
-          content: content({
-            type: 'object',
-            required: ['status', 'data'],
-            properties: {
-              status: statusSchema(
-                'FAIL',
-                group.map((failure) => failure.code),
-                messages,
-              ),
-              data: { $ref: '#/components/schemas/FailureData' },
-            },
-          }),
-        },
-      ];
-    }),
+    [...byStatus].map(([httpStatus, group]) => [
+      String(httpStatus),
+      {
+        description: group
+          .map((failure) => `${failure.code} (${failureText(name, failure.code)}): ${failure.when}.`)
+          .join(' '),
+        headers: headers(new Set(['X-Request-Id', ...group.flatMap((failure) => failure.headers ?? [])])),
+        content: content('Error'),
+      },
+    ]),
   );
 }
 
-function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'output' }) as Record<string, unknown>;
-  return rest;
-}
-
-function operation(name: ApiFunctionName) {
-  const { $schema: _dialect, ...request } = requestJsonSchema(name) as Record<string, unknown>;
-  const properties = (request.properties ?? {}) as Record<string, unknown>;
+function operation(name: ApiFunctionName, request: JsonSchema) {
   const money = moneyOperations.has(name);
-  const failures = failuresOf(name, Object.keys(properties).length > 0);
+  const { summary, description, tag } = operationTexts[name];
+  const parameters = Object.keys(request.properties ?? {});
+  const required = ((request.required ?? []) as unknown[]).length > 0;
   return {
     post: {
       operationId: name,
+      summary,
+      description,
+      tags: [tag],
       security: [{ bearer: [] }],
       parameters: [
-        {
-          name: 'Accept',
-          in: 'header',
-          description: 'The answer format; JSON unless XML is preferred.',
-          schema: { type: 'string', enum: [...responseMediaTypes] },
-        },
         { $ref: '#/components/parameters/X-Request-Id' },
         ...(money ? [{ $ref: '#/components/parameters/Idempotency-Key' }] : []),
       ],
-      requestBody: {
-        required: false,
-        content: {
-          'application/json': { schema: request },
-          'text/xml': { schema: { ...request, xml: { name: 'xml' } } },
-          'application/xml': { schema: { ...request, xml: { name: 'xml' } } },
-        },
-      },
+      requestBody: { required, content: content(requestName(name)) },
       responses: {
         '200': {
-          description: '0000: success.',
+          description: `0000: ${operationCatalog[name].successMessage}.`,
           headers: headers(money ? ['X-Request-Id', 'Idempotency-Replayed'] : ['X-Request-Id']),
-          content: content({
-            type: 'object',
-            required: ['status', 'data'],
-            properties: {
-              status: statusSchema('SUCCESS', ['0000'], [operationCatalog[name].successMessage]),
-              data: jsonSchemaOf(successDataSchemas[name]),
-            },
-          }),
+          content: content(answerName(name)),
         },
-        ...failureResponses(name, failures),
+        ...failureResponses(name, failuresOf(name, parameters.length > 0)),
       },
     },
   };
 }
 
-/** Any path under /api/ that is not a function: what it answers. */
-const unknownFunction = {
-  parameters: [{ name: 'function_name', in: 'path', required: true, schema: { type: 'string' } }],
-  post: {
-    operationId: 'unknown_function',
-    description: 'Any name that is not one of the functions above.',
-    responses: {
-      '404': {
-        description: '1000: unknown function.',
-        headers: headers(['X-Request-Id']),
-        content: content({
-          type: 'object',
-          required: ['status', 'data'],
-          properties: {
-            status: statusSchema('FAIL', ['1000'], [statusCodes['1000'].message]),
-            data: { $ref: '#/components/schemas/FailureData' },
-          },
-        }),
+/** A named schema as zod writes it, without the dialect and id a component has no use for. */
+function component(schema: unknown): JsonSchema {
+  const { $schema: _dialect, $id: _id, ...rest } = schema as JsonSchema;
+  return rest;
+}
+
+function namedSchemas(registry: z.core.$ZodRegistry<{ id: string }>, io: 'input' | 'output') {
+  const { schemas } = z.toJSONSchema(registry, { io, uri: (id) => `#/components/schemas/${id}` });
+  return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, component(schema)]));
+}
+
+/** Each function's request body, named `<Function>Request`. */
+function requestComponents(): Record<string, JsonSchema> {
+  const requests = z.registry<{ id: string }>();
+  for (const name of functionNames) {
+    // A copy for each name: two functions may share one (empty) schema.
+    requests.add(requestSchemas[name].describe(`The body of \`${name}\`.`), { id: requestName(name) });
+  }
+  return namedSchemas(requests, 'input');
+}
+
+const failureCodes = Object.keys(statusCodes).filter((code) => code !== '0000') as FailureCode[];
+
+const envelopeSchemas: Readonly<Record<string, JsonSchema>> = {
+  FailureData: {
+    type: 'object',
+    required: ['errors'],
+    properties: {
+      errors: {
+        type: 'array',
+        items: { type: 'string' },
+        description:
+          "One entry per problem; for 3000 each in the spec's words, `'<field> is invalid'` or `'<field> is required.'`.",
       },
     },
   },
+  FailureStatus: {
+    type: 'object',
+    required: ['type', 'code', 'message'],
+    properties: {
+      type: { type: 'string', const: 'FAIL' },
+      code: { type: 'string', enum: failureCodes },
+      message: {
+        type: 'string',
+        enum: [
+          ...new Set(
+            failureCodes.flatMap((code) =>
+              code === '8000'
+                ? keyedOperations.map((name) => failureText(name, code))
+                : [statusCodes[code].message],
+            ),
+          ),
+        ],
+      },
+    },
+  },
+  Error: {
+    description:
+      'A failure envelope: the code and its message in `status`, what went wrong in `data.errors`.',
+    type: 'object',
+    required: ['status', 'data'],
+    properties: { status: ref('FailureStatus'), data: ref('FailureData') },
+  },
 };
 
-export function openApiDocument(): Record<string, unknown> {
-  const names = Object.keys(operationCatalog) as ApiFunctionName[];
+function answerComponents(): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    functionNames.map((name) => [
+      answerName(name),
+      {
+        description: `The success envelope of \`${name}\`.`,
+        type: 'object',
+        required: ['status', 'data'],
+        properties: {
+          status: {
+            type: 'object',
+            required: ['type', 'code', 'message'],
+            properties: {
+              type: { type: 'string', const: 'SUCCESS' },
+              code: { type: 'string', const: '0000' },
+              message: { type: 'string', const: operationCatalog[name].successMessage },
+            },
+          },
+          data: ref(dataSchemaName(name)),
+        },
+      },
+    ]),
+  );
+}
+
+function schemaComponents(): Record<string, JsonSchema> {
+  const answers = answerComponents();
+  const requests = requestComponents();
+  const schemas = {
+    ...namedSchemas(componentSchemas, 'output'),
+    ...requests,
+    ...answers,
+    ...envelopeSchemas,
+    ...callbackSchemas,
+  };
+  describeXml(schemas, [
+    ...Object.keys(requests),
+    ...Object.keys(answers),
+    'Error',
+    ...Object.keys(callbackSchemas),
+  ]);
+  return schemas;
+}
+
+const description = `Mobile-money top-up service: agent float, airtime and signed callbacks.
+
+Every function is \`POST /api/<function_name>\` with \`Authorization: Bearer <token>\` (\`tk_test_…\` in sandbox mode, \`tk_live_…\` in live mode). Any other name under \`/api/\` answers \`1000\` with HTTP 404, before the token is read.
+
+Bodies are JSON or XML. \`Content-Type\` names the request body's format: \`application/json\` (the default), \`text/xml\` or \`application/xml\`. \`Accept\` picks the answer's: JSON unless XML is preferred. Every answer is an envelope: \`status\` (\`type\` \`SUCCESS\` or \`FAIL\`, a four-digit \`code\`, \`message\`) and \`data\` (\`errors\`, empty on success, and the function's data).
+
+Values: integer fields are taken as numbers or digit strings and answered as digit strings (\`"amount": "1500"\`); a blank value is an empty string; balances are JSON numbers written with two decimals (\`1500.00\`).
+
+XML: the schemas' \`xml\` objects describe it. The root element is \`xml\`, every field an element of its name holding its value as text, an empty value an empty element, and a list an element holding one child per entry named by the singular (\`<errors><error>…</error></errors>\`, \`<recipients><recipient>…</recipient></recipients>\`). A generator that honours OpenAPI's \`xml\` object reads and writes it. Most TypeScript generators (openapi-typescript with openapi-fetch, @hey-api/openapi-ts) send and read JSON only: use JSON with them, or \`@topup/client\`, which speaks both.
+
+Money operations (\`${keyedOperations.join('`, `')}\`) honour an \`Idempotency-Key\`: the same key and request within 24 hours replays the first answer (\`Idempotency-Replayed: true\`), so a retry never moves money twice. Send one with every money request.
+
+Callbacks: when a transaction completes or is cancelled, the service POSTs a signed callback to each of the account's endpoints (\`add_callback_endpoint\`); the \`webhooks\` describe them.`;
+
+export function openApiDocument(options: OpenApiOptions = {}): Record<string, unknown> {
+  const schemas = schemaComponents();
   return {
     openapi: '3.1.0',
     info: {
       title: 'Topup',
       version: '0.1.0',
-      description: 'Mobile-money top-up service: agent float, airtime and signed callbacks.',
+      description,
+      license: { name: 'MIT', identifier: 'MIT' },
     },
-    paths: {
-      ...Object.fromEntries(names.map((name) => [`/api/${name}`, operation(name)])),
-      '/api/{function_name}': unknownFunction,
-    },
+    servers: [
+      options.serverUrl === undefined
+        ? { url: '/', description: 'The service serving this document.' }
+        : { url: options.serverUrl, description: 'The service.' },
+    ],
+    tags: resourceTags,
+    paths: Object.fromEntries(
+      functionNames.map((name) => [`/api/${name}`, operation(name, schemas[requestName(name)] ?? {})]),
+    ),
+    webhooks,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-      schemas: {
-        FailureData: {
-          type: 'object',
-          required: ['errors'],
-          properties: { errors: { type: 'array', items: { type: 'string' } } },
-        },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'An API token: `tk_test_…` or `tk_live_…`.' },
       },
+      schemas,
       headers: headerDefinitions,
       parameters: {
         'Idempotency-Key': {
@@ -322,6 +282,7 @@ export function openApiDocument(): Record<string, unknown> {
           description: 'Your id for the request, echoed back and written to the service logs.',
           schema: { type: 'string', pattern: '^[\\w.:-]{1,128}$' },
         },
+        ...signatureParameters,
       },
     },
   };

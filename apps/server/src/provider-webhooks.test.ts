@@ -86,7 +86,7 @@ describe.each(openTestStores())('provider webhooks on $name', (stores) => {
     expect(completed.code).toBe('PUSHED-1');
     const rows = (await inbox()).filter((row) => row.event_id === `evt-${reference}`);
     expect(rows).toEqual([
-      { event: 'result', event_id: `evt-${reference}`, problem: '', outcome: 'resolved', applied: true },
+      { event: 'result', event_id: `evt-${reference}`, problem: '', outcome: 'complete', applied: true },
     ]);
   });
 

@@ -230,7 +230,7 @@ function checkDelay(name: string, value: unknown): number {
   return value;
 }
 
-function checkTimeout(name: string, value: unknown): number {
+export function checkTimeout(name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > longestDelayMs) {
     throw new TypeError(
       `Expected ${name} to be a number of milliseconds above 0 and at most ${longestDelayMs}, received ${describe(value)}.`,

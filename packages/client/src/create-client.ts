@@ -15,8 +15,10 @@ import type {
   RotatedCallbackSecretData,
   SentTestCallbackData,
   FoundTransactionData,
+  ListedTransaction,
   SendAirtimeData,
   StatementData,
+  StatementPosting,
   TransactionsData,
 } from '@topup/envelope';
 import type {
@@ -41,7 +43,10 @@ import type { ApiFunction } from './api-functions.js';
 import { callApi } from './call-api.js';
 import { callTimeoutMs, idempotencyKeyOf, resolveClientSettings } from './client-options.js';
 import type { CallOptions, ClientOptions, OperationOptions } from './client-options.js';
+import { allEntries } from './list-all.js';
 import type { OperationResult, TopupResult } from './results.js';
+import { waitForFinalState } from './wait-for-transaction.js';
+import type { WaitOptions } from './wait-for-transaction.js';
 
 /**
  * A Topup API client. Every method resolves with the success data and rejects with a `TopupApiError`
@@ -140,15 +145,46 @@ export interface TopupClient {
    * after it; pass the result's `next_cursor` as `cursor` for the next page.
    */
   listStatement(input: ListStatementInput, options?: CallOptions): Promise<TopupResult<StatementData>>;
+  /**
+   * Every transaction `listTransactions` finds with these filters, newest first, across all pages: each
+   * page's `next_cursor` is followed until it is empty. Pages are fetched as you read, `limit` at a time;
+   * stop early and no more are fetched. A failed page rejects the iteration with its error.
+   */
+  listAllTransactions(
+    filter?: ListTransactionsInput,
+    options?: CallOptions,
+  ): AsyncIterable<ListedTransaction>;
+  /**
+   * Every posting of a channel's statement, newest first, across all pages, as `listAllTransactions`
+   * reads transactions.
+   */
+  listAllStatement(filter: ListStatementInput, options?: CallOptions): AsyncIterable<StatementPosting>;
+  /**
+   * Waits until the transaction is `completed` or `cancelled`, asking `get_transaction` with waits that
+   * grow from `intervalMs` (500 ms) to `maxIntervalMs` (10 s), and resolves with that answer: for callers
+   * who cannot receive callbacks. Rejects with a `TransactionWaitError` when `timeoutMs` (10 minutes)
+   * runs out or `signal` aborts, and with the error of a look that failed otherwise (an unknown reference
+   * is an `InvalidParametersError`).
+   */
+  waitForTransaction(reference: string, options?: WaitOptions): Promise<TopupResult<FoundTransactionData>>;
 }
 
 /**
  * Creates a client for one service and token. Throws a `TypeError` at once when an option is invalid.
  *
  * @example
+ * ```ts
+ * import { createClient } from '@topup/client';
+ *
  * const topup = createClient({ baseUrl: 'https://topup.example.com', token: process.env.TOPUP_TOKEN! });
- * const { transaction } = await topup.buyAirtime({ mobile: '254712345678', amount: 100,
- *   payment_network: 'MoneyNetA', payment_mobile: '254712345678' });
+ * const { transaction } = await topup.buyAirtime({
+ *   mobile: '254712345678',
+ *   amount: 100,
+ *   payment_network: 'MoneyNetA',
+ *   payment_mobile: '254712345678',
+ * });
+ * console.log(transaction.reference); // e.g. 'TXC1CMBJJ5QEXB'
+ * ```
  */
 export function createClient(options: ClientOptions): TopupClient {
   const settings = resolveClientSettings(options);
@@ -208,5 +244,24 @@ export function createClient(options: ClientOptions): TopupClient {
     listTransactions: (input = {}, callOptions = {}) =>
       request(apiFunctions.listTransactions, input, callOptions),
     listStatement: (input, callOptions = {}) => request(apiFunctions.listStatement, input, callOptions),
+    listAllTransactions: (filter = {}, callOptions = {}) =>
+      allEntries(
+        filter,
+        (page) => request<TransactionsData>(apiFunctions.listTransactions, page, callOptions),
+        (page) => page.transactions,
+      ),
+    listAllStatement: (filter, callOptions = {}) =>
+      allEntries(
+        filter,
+        (page) => request<StatementData>(apiFunctions.listStatement, page, callOptions),
+        (page) => page.postings,
+      ),
+    waitForTransaction: (reference, waitOptions = {}) =>
+      waitForFinalState(
+        reference,
+        (callOptions) =>
+          request<FoundTransactionData>(apiFunctions.getTransaction, { reference }, callOptions),
+        waitOptions,
+      ),
   };
 }

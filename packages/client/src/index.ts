@@ -31,6 +31,8 @@ export {
   type ApiErrorDetails,
 } from './api-errors.js';
 export { TopupTransportError, type TransportErrorDetails } from './transport-error.js';
+export { TransactionWaitError, type TransactionWaitReason } from './transaction-wait-error.js';
+export type { WaitOptions } from './wait-for-transaction.js';
 export {
   parseCallback,
   type CallbackData,

@@ -158,7 +158,7 @@ export interface ParseCallbackOptions {
  *   req.on('end', () => {
  *     try {
  *       const event = parseCallback(Buffer.concat(chunks), req.headers, process.env.TOPUP_CALLBACK_SECRET!);
- *       console.log(event.kind, event.transaction.reference);
+ *       console.log(event.kind, event.kind === 'test' ? event.endpointId : event.transaction.reference);
  *     } catch (error) {
  *       if (!(error instanceof CallbackVerificationError)) throw error;
  *       return void res.writeHead(400).end(error.reason);

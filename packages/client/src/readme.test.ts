@@ -47,8 +47,10 @@ describe('README', () => {
       'examples/handle-event.ts',
       'examples/koa-receiver.ts',
       'examples/quick-start.ts',
+      'examples/read-every-page.ts',
       'examples/results.ts',
       'examples/send-airtime.ts',
+      'examples/wait-for-transaction.ts',
     ]);
     for (const [path, shown] of examples) {
       expect(shown, `the README block of ${path}`).toBe(await readFile(new URL(path, packageRoot), 'utf8'));

@@ -1,6 +1,6 @@
 // The public API of @topup/envelope: status codes, the data model of success responses, envelope
-// builders, the JSON and XML codecs, request encoding and safe request decoding, content negotiation, and
-// the rule of which characters XML can carry.
+// builders, the JSON and XML codecs, request encoding and safe request decoding, content negotiation, the
+// rule of which characters XML can carry, and the element names of XML's list entries.
 
 export {
   alternateHttpStatus,
@@ -84,6 +84,7 @@ export {
 } from './request-encoding.js';
 export { requestLimits, responseLimits, type DecodingLimits } from './limits.js';
 export { codePointLabel, firstNonXmlChar } from './xml-text.js';
+export { listEntryName } from './wire-arrays.js';
 export {
   contentTypeOf,
   negotiateResponse,

@@ -14,7 +14,19 @@ const entryNames: Readonly<Record<string, string>> = {
   postings: 'posting',
 };
 
-/** The element name of one entry of the list under `key`, or undefined when `key` is not a list. */
+/**
+ * The XML element name of one entry of the list under `key`, or undefined when `key` is not a list. XML
+ * writes a list as an element named by the key holding one child per entry, named by this singular.
+ *
+ * @example
+ * ```ts
+ * import { listEntryName } from '@topup/envelope';
+ *
+ * listEntryName('recipients'); // 'recipient': <recipients><recipient>…</recipient></recipients>
+ * listEntryName('errors'); // 'error'
+ * listEntryName('channel'); // undefined: not a list
+ * ```
+ */
 export function listEntryName(key: string): string | undefined {
   return Object.hasOwn(entryNames, key) ? entryNames[key] : undefined;
 }

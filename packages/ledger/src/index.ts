@@ -29,8 +29,13 @@ export type {
 } from './outcomes.js';
 export type { TransactionRecord } from './transaction-record.js';
 export { legId, parseLegId } from './transaction-legs.js';
+export { legRules, legTransition } from './leg-transitions.js';
+export type { LegAction, LegEventKind, LegRecord, LegRule, LegSituation } from './leg-transitions.js';
+export { evidenceDifferences, SETTLED_AS_FAILED } from './leg-events.js';
+export type { LegEvent, LegEventOutcome, LegEvidence } from './leg-events.js';
+export type { ReviewReason } from './leg-reviews.js';
 export { NOT_DELIVERED_REFUNDED } from './purchase-chain-legs.js';
-export type { LegStep, PurchaseUnderWay } from './purchase-chain-legs.js';
+export type { PurchaseUnderWay } from './purchase-chain-legs.js';
 export type { LegKind, LegState, TransactionLeg, UnsettledLeg } from './transaction-legs.js';
 export type { Contact } from './contacts.js';
 export type { CallbackEndpoint, CallbackFormat, NewCallbackEndpoint } from './callback-endpoints.js';

@@ -66,22 +66,19 @@ import {
   type TransactionRow,
 } from './transaction-record.js';
 import { listTransactions, type TransactionFilter, type TransactionPage } from './transaction-listing.js';
+import { applyLegEvent, type LegEvent, type LegEventOutcome } from './leg-events.js';
 import {
-  findLegForReview,
+  countLegsForReview,
+  legWaitsForReview,
   listLegs,
   listLegsForReview,
-  noteUnsettledLeg,
+  parseLegId,
+  type LegKind,
   type TransactionLeg,
   type UnsettledLeg,
 } from './transaction-legs.js';
 import { applyTransfers } from './transfers.js';
-import {
-  listPurchasesUnderWay,
-  NOT_DELIVERED_REFUNDED,
-  noteLegStep,
-  type LegStep,
-  type PurchaseUnderWay,
-} from './purchase-chain-legs.js';
+import { listPurchasesUnderWay, type PurchaseUnderWay } from './purchase-chain-legs.js';
 import { listUnappliedResolutions, type UnappliedResolution } from './unapplied-resolutions.js';
 import { verifyLedger, type VerifyReport } from './verify.js';
 
@@ -169,6 +166,12 @@ export interface LedgerOptions {
   /** Called after each batch commits, with its size (for metrics). */
   onBatch?: (size: number) => void;
   /**
+   * Purchases are carried by two providers, one taking the payment and one delivering (live mode): an
+   * operator's settlement of a purchase's payment is then followed by its delivery. By default one provider
+   * carries a purchase whole (the sandbox simulator), and the payment's settlement settles the purchase.
+   */
+  chainedPurchases?: boolean;
+  /**
    * How long a valid token's authentication is reused, in milliseconds. Default 0: every `authenticate`
    * reads the store. A revocation or status change made through this ledger applies at once either way;
    * one made by another process applies within this time.
@@ -182,7 +185,6 @@ export interface LedgerOptions {
 }
 
 /** The reason a caller reads when an operator's review found that the provider did not carry it out. */
-const SETTLED_AS_FAILED = 'the provider did not carry it out';
 
 /**
  * Why a transaction was cancelled, as the provider or the timeout said; `reason` goes into the callback's
@@ -372,27 +374,40 @@ export interface Ledger {
    * when there was nothing to note (the transaction is resolved, or its leg has ended).
    */
   noteUnsettledLeg(reference: string, leg: UnsettledLeg): Promise<boolean>;
-  /**
-   * Notes a step of one leg of still-requested transaction `reference` (a purchase's payment succeeded, its
-   * delivery handed to the carrier, failed, or its refund under way). Returns false when there was nothing
-   * to note: the transaction is resolved, or the leg has ended.
-   */
-  noteLeg(reference: string, step: LegStep): Promise<boolean>;
   /** Purchases whose payment succeeded with a step of their chain due, oldest first (default at most 100). */
   purchasesUnderWay(limit?: number): Promise<PurchaseUnderWay[]>;
   /** Legs waiting for an operator's review, longest waiting first (default at most 100). */
   legsForReview(limit?: number): Promise<TransactionLeg[]>;
   /**
-   * Settles a leg waiting for review as the operator `by` established it with the provider. A first leg
-   * (disbursement, payment): `succeeded` completes its transaction, `failed` cancels it (nothing was
-   * collected). A delivery: `succeeded` completes its purchase; `failed` notes it (`leg_settled`), and the
-   * worker refunds the payer. A refund: `succeeded` cancels its purchase with the payment given back;
-   * `failed` is refused, since the payer must have their money back before the purchase can end. The leg
-   * records who settled it. `leg_not_found` when no leg with that id waits.
+   * Applies one event to leg `leg` (`first`: the one it started with) of transaction `reference` as the
+   * transition table
+   * (`legTransition`) says, under the transaction's row lock: a provider's result, an answer that leaves
+   * it unsettled, a submission's answer, the timeout, a worker's claim of a call, an operator's
+   * settlement. A result that contradicts what is recorded moves nothing and puts the leg in review with
+   * its evidence. Undefined when there is no such transaction.
+   */
+  applyLegEvent(
+    reference: string,
+    leg: LegKind | 'first',
+    event: LegEvent,
+  ): Promise<LegEventOutcome | undefined>;
+  /** How many legs wait for an operator. */
+  countLegsForReview(): Promise<number>;
+  /**
+   * Settles a leg waiting for review as the operator `by` established it with the provider, by the
+   * transition table's settlement rows. A float's or a send's leg: `succeeded` completes it, `failed`
+   * cancels it. A purchase's payment: `succeeded` records the payment (with the M-Pesa `receipt` the
+   * operator found, which a refund names) and the chain goes on to deliver, or, for a purchase already
+   * cancelled, to refund the payer; it never completes the purchase. A delivery: `succeeded` completes the
+   * purchase while no refund was asked for; `failed` notes it and the worker refunds the payer. A refund:
+   * `succeeded` cancels the purchase with the payment given back; `failed` is refused, since the payer
+   * must have their money back first. A finding that agrees with what is recorded, or that money already
+   * moved the other way, ends the review and moves nothing (`leg_settled`, with why). The leg records who
+   * settled it and what was found. `leg_not_found` when no leg with that id waits.
    */
   settleReviewedLeg(
     id: string,
-    settlement: { as: 'succeeded' | 'failed'; by: string },
+    settlement: { as: 'succeeded' | 'failed'; by: string; receipt?: string },
     options?: ChangeOptions<LegSettlement>,
   ): Promise<LegSettlement>;
   /** Requested and never submitted, created before `olderThan`, oldest first. */
@@ -563,15 +578,10 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     },
   });
 
-  async function resolveTogether(
-    batch: readonly ResolutionRequest[],
-    alongside?: (tx: Queryable, outcomes: readonly ResolveOutcome[]) => Promise<void>,
-  ): Promise<ResolveOutcome[]> {
-    const { outcomes, callbacks } = await store.transaction(async (tx) => {
-      const resolved = await resolveBatch(tx, batch, { now: now(), timeZone, commissionBasisPoints });
-      await alongside?.(tx, resolved.outcomes);
-      return resolved;
-    });
+  async function resolveTogether(batch: readonly ResolutionRequest[]): Promise<ResolveOutcome[]> {
+    const { outcomes, callbacks } = await store.transaction((tx) =>
+      resolveBatch(tx, batch, { now: now(), timeZone, commissionBasisPoints }),
+    );
     // Committed already: a failed wake-up must not fail the batch (its items would be retried one by one
     // and find themselves resolved). Workers poll, so the deliveries are found anyway.
     if (callbacks > 0) await announceCallbacks(batch[0]?.reference ?? '');
@@ -601,7 +611,7 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     return { kind: 'created', transaction, channel: outcome.channel };
   }
 
-  const resolveOne = (reference: string, resolution: Resolution): Promise<ResolveOutcome> =>
+  const resolve = (reference: string, resolution: Resolution): Promise<ResolveOutcome> =>
     resolutions.submit({ reference, resolution });
 
   // Callback attempts are recorded many per transaction too. An endpoint that is gone takes the endpoint's
@@ -658,12 +668,8 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     });
   }
 
-  async function findRecord(
-    reference: string,
-    accountId?: string,
-    db: Queryable = store,
-  ): Promise<TransactionRecord | undefined> {
-    const { rows } = await db.query<TransactionRow>(
+  async function findRecord(reference: string, accountId?: string): Promise<TransactionRecord | undefined> {
+    const { rows } = await store.query<TransactionRow>(
       `SELECT ${transactionColumns} FROM transactions WHERE reference = $1 AND ($2::text IS NULL OR account_id = $2)`,
       [reference, accountId ?? null],
     );
@@ -783,79 +789,60 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
       return idempotency.purgeExpiredKeys(store, now(), limit);
     },
     markSubmitted: (reference) => submissions.submit(reference),
-    complete: (reference, result) => resolveOne(reference, { kind: 'complete', ...result }),
-    cancel: (reference, result) => resolveOne(reference, { kind: 'cancel', ...result }),
+    complete: (reference, result) => resolve(reference, { kind: 'complete', ...result }),
+    cancel: (reference, result) => resolve(reference, { kind: 'cancel', ...result }),
     listUnappliedResolutions: (filter = {}) => listUnappliedResolutions(store, filter),
     getTransaction: (accountId, reference) => findRecord(reference, accountId),
     findTransaction: (reference) => findRecord(reference),
     listExpired: (olderThan, limit) => listRequested(store, olderThan, limit, false, timeZone, now()),
     listUnsubmitted: (olderThan, limit) => listRequested(store, olderThan, limit, true, timeZone, now()),
     legs: (reference) => listLegs(store, reference),
-    noteUnsettledLeg: (reference, leg) => noteUnsettledLeg(store, reference, leg, now()),
-    noteLeg: (reference, step) => noteLegStep(store, reference, step, now()),
+    async noteUnsettledLeg(reference, leg) {
+      const outcome = await applyLegEvent(
+        store,
+        reference,
+        'first',
+        { kind: 'open', ...leg, asked: true, said: leg.said ?? '' },
+        { now: now(), timeZone, commissionBasisPoints },
+      );
+      return outcome?.action === 'note open';
+    },
     purchasesUnderWay: (limit = 100) => listPurchasesUnderWay(store, now(), limit, timeZone),
     legsForReview: (limit = 100) => listLegsForReview(store, limit),
-    async settleReviewedLeg(id, settlement, options) {
-      if (settlement.by.trim() === '') {
+    applyLegEvent: (reference, leg, event) =>
+      applyLegEvent(store, reference, leg, event, { now: now(), timeZone, commissionBasisPoints }),
+    countLegsForReview: () => countLegsForReview(store),
+    async settleReviewedLeg(id, settlement, recording) {
+      const by = settlement.by.trim();
+      if (by === '') {
         throw new LedgerError(
           'invalid_input',
           'Expected the name of the operator settling the leg, received none.',
         );
       }
-      const found = await findLegForReview(store, id);
-      if (found === undefined) {
+      const named = parseLegId(id);
+      if (named === undefined || !(await legWaitsForReview(store, id))) {
         throw new LedgerError(
           'leg_not_found',
           `Expected a leg waiting for review with id ${id}, found none.`,
         );
       }
-      const { reference, provider, kind } = found.leg;
-      const by = { provider, reviewedBy: settlement.by.trim() };
-      const alongside = options?.alongside;
-      // Told to write beside it, the settlement is resolved alone rather than batched, in a transaction
-      // that holds both.
-      const resolve =
-        alongside === undefined
-          ? resolveOne
-          : async (settled: string, resolution: Resolution): Promise<ResolveOutcome> => {
-              const [outcome] = await resolveTogether(
-                [{ reference: settled, resolution }],
-                async (tx, [first]) => {
-                  if (first?.kind === 'resolved') await alongside(tx, first);
-                },
-              );
-              if (outcome === undefined) throw new Error(`Expected an outcome for ${settled}.`);
-              return outcome;
-            };
-      if (kind === 'refund') {
-        if (settlement.as === 'failed') {
-          throw new LedgerError(
-            'invalid_input',
-            `Expected a refund leg to be settled as succeeded once the payer has their money back, received failed for ${id}.`,
-          );
-        }
-        return resolve(reference, {
-          kind: 'cancel',
-          reason: NOT_DELIVERED_REFUNDED,
-          providerCode: '',
-          paymentCollected: true,
-          ...by,
-        });
-      }
-      // A purchase's failed delivery leaves its payer to refund; airtime sent from the balance just ends.
-      if (kind === 'delivery' && found.hasPayer && settlement.as === 'failed') {
-        return store.transaction(async (tx): Promise<LegSettlement> => {
-          const noted = await noteLegStep(tx, reference, { kind, state: 'failed', ...by }, now());
-          const transaction = await findRecord(reference, undefined, tx);
-          if (transaction === undefined) return { kind: 'not_found' };
-          const settled = { kind: 'leg_settled', transaction } as const;
-          if (noted) await alongside?.(tx, settled);
-          return settled;
-        });
-      }
-      return settlement.as === 'succeeded'
-        ? resolve(reference, { kind: 'complete', providerCode: '', ...by })
-        : resolve(reference, { kind: 'cancel', reason: SETTLED_AS_FAILED, ...by });
+      const receipt = settlement.receipt?.trim() ?? '';
+      const leg = named.kind === 'payment' && options.chainedPurchases !== true ? 'first' : named.kind;
+      const settlementOf = (outcome: LegEventOutcome): LegSettlement =>
+        outcome.action === 'complete' || outcome.action.startsWith('cancel')
+          ? { kind: 'resolved', transaction: outcome.transaction }
+          : { kind: 'leg_settled', transaction: outcome.transaction, why: outcome.why };
+      const alongside = recording?.alongside;
+      const outcome = await applyLegEvent(
+        store,
+        named.reference,
+        leg,
+        { kind: 'settled', as: settlement.as, by, ...(receipt === '' ? {} : { receipt }) },
+        { now: now(), timeZone, commissionBasisPoints },
+        alongside === undefined ? undefined : (tx, applied) => alongside(tx, settlementOf(applied)),
+      );
+      return outcome === undefined ? { kind: 'not_found' } : settlementOf(outcome);
     },
 
     findContact: (accountId, mobile) => findContact(store, accountId, mobile),

@@ -377,6 +377,28 @@ const mobileListing: Migration = {
   ],
 };
 
+// Every leg transition goes through one table (leg-transitions.ts), and what it cannot settle waits for an
+// operator on its leg: `review_reason` says why (unsettled at the end of the reconciliation window, a result
+// contradicting what is recorded, a result naming another amount or phone than was asked, a refused
+// refund), `review_evidence` keeps every message that put it there, and `review_finding` what the operator
+// found. A leg's `calls` count the provider calls claimed for it: a worker claims the next one by a
+// compare-and-set on this count, under the transaction's row lock, and only the claimant calls. Reviews
+// now outlive their transaction's resolution (a contradiction can come after it), so the review index no
+// longer depends on the transaction's state. A payment an operator found collected for a purchase already
+// cancelled is refunded by the worker, which finds such payments by their own small index.
+const legReviews: Migration = {
+  id: '0013_leg_reviews',
+  statements: [
+    `ALTER TABLE transaction_legs ADD COLUMN IF NOT EXISTS calls integer NOT NULL DEFAULT 0`,
+    `ALTER TABLE transaction_legs ADD COLUMN IF NOT EXISTS review_reason text NOT NULL DEFAULT ''`,
+    `ALTER TABLE transaction_legs ADD COLUMN IF NOT EXISTS review_evidence jsonb NOT NULL DEFAULT '[]'::jsonb`,
+    `ALTER TABLE transaction_legs ADD COLUMN IF NOT EXISTS review_finding text NOT NULL DEFAULT ''`,
+    `UPDATE transaction_legs SET review_reason = 'unsettled' WHERE review_since IS NOT NULL AND review_reason = ''`,
+    `CREATE INDEX IF NOT EXISTS transaction_legs_settled ON transaction_legs (reviewed_at)
+      WHERE reviewed_at IS NOT NULL AND kind = 'payment' AND state = 'succeeded'`,
+  ],
+};
+
 /** Every migration, in the order they apply. */
 export const migrations: readonly Migration[] = [
   ledgerSchema,
@@ -390,4 +412,5 @@ export const migrations: readonly Migration[] = [
   consoleListings,
   deliveryListing,
   mobileListing,
+  legReviews,
 ];

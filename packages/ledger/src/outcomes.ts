@@ -155,4 +155,5 @@ export type ResolveOutcome =
  *   settlement.kind === 'resolved' || settlement.kind === 'leg_settled';
  * ```
  */
-export type LegSettlement = ResolveOutcome | { kind: 'leg_settled'; transaction: TransactionRecord };
+export type LegSettlement =
+  ResolveOutcome | { kind: 'leg_settled'; transaction: TransactionRecord; why: string };

@@ -17,7 +17,16 @@ import type { ResolveOutcome } from './outcomes.js';
 import { runWithWrites } from './sql-statement.js';
 import { unappliedInsertStatement, type UnappliedResolution } from './unapplied-resolutions.js';
 import type { Queryable } from './store.js';
-import { legEndConflict, legEndStatement, legEndsOf, type LegEnd } from './transaction-legs.js';
+import { legTransition } from './leg-transitions.js';
+import { reviewStatement, type ReviewMark } from './leg-reviews.js';
+import {
+  firstLegKind,
+  legEndConflict,
+  legEndStatement,
+  legEndsOf,
+  type LegEnd,
+  type LegKind,
+} from './transaction-legs.js';
 import {
   transactionColumns,
   transactionRecordOf,
@@ -426,11 +435,18 @@ export async function resolveBatch(
     );
   }
   const outcomes = outcomesInOrder(requests, resolved, existing);
+  const refused = disagreeing(requests, outcomes);
   const queued = await runWithWrites(tx, callbackInsertStatement(announced, endpoints, now), [
     transferInsertStatement(allTransfers, now),
     balanceUpdateStatement(balanceDeltas(allTransfers)),
-    unappliedInsertStatement(disagreeing(requests, outcomes), now),
+    unappliedInsertStatement(refused, now),
     legEndStatement(legEnds, now),
+    refused.length === 0
+      ? undefined
+      : reviewStatement(
+          refused.map((entry) => reviewMarkOf(entry, now)),
+          now,
+        ),
   ]);
   return { outcomes, callbacks: queued.length };
 }
@@ -456,27 +472,76 @@ function outcomesInOrder(
   });
 }
 
-/** The refused requests that asked for another end than the transaction had: kept for reconciliation. */
-function disagreeing(
-  requests: readonly ResolutionRequest[],
-  outcomes: readonly ResolveOutcome[],
-): Omit<UnappliedResolution, 'receivedAt'>[] {
+/** A request the batch refused, with the transaction it found and its first leg. */
+interface Refused extends Omit<UnappliedResolution, 'receivedAt'> {
+  readonly provider: string;
+  readonly firstLeg: LegKind;
+  readonly why: string;
+}
+
+/**
+ * The refused requests that the transition table sends to review: a result of the whole transaction that
+ * asked for another end than it had (a timeout's own cancellation losing to a result is no result). Each is
+ * kept for reconciliation and puts the transaction's first leg in review, in the same statement.
+ */
+function disagreeing(requests: readonly ResolutionRequest[], outcomes: readonly ResolveOutcome[]): Refused[] {
   return requests.flatMap((request, index) => {
     const outcome = outcomes[index];
     if (outcome?.kind !== 'already_resolved') return [];
-    const asked = request.resolution.kind === 'complete' ? 'completed' : 'cancelled';
-    if (outcome.transaction.state === asked) return [];
     if (request.resolution.kind === 'cancel' && request.resolution.timedOut === true) return [];
+    const { transaction } = outcome;
+    if (transaction.state === 'requested') return [];
+    const firstLeg = firstLegKind(transaction.type, transaction.payment !== undefined);
+    const rule = legTransition(
+      {
+        shape: 'whole',
+        transaction: transaction.state,
+        leg: firstLeg,
+        legs: {
+          first: transaction.state === 'completed' ? 'succeeded' : 'failed',
+          payment: 'none',
+          delivery: 'none',
+          refund: 'none',
+        },
+        review: false,
+        collected: false,
+        callsAsSeen: true,
+      },
+      request.resolution.kind === 'complete' ? 'succeeded' : 'failed',
+    );
+    if (rule.then !== 'review') return [];
     return [
       {
         reference: request.reference,
-        asked,
-        state: outcome.transaction.state,
+        asked: request.resolution.kind === 'complete' ? 'completed' : 'cancelled',
+        state: transaction.state,
         providerCode: request.resolution.providerCode ?? '',
         reason: request.resolution.kind === 'cancel' ? request.resolution.reason : '',
+        provider: request.resolution.provider ?? '',
+        firstLeg,
+        why: rule.why,
       },
     ];
   });
+}
+
+function reviewMarkOf(refused: Refused, now: Date): ReviewMark {
+  const evidence = {
+    at: now.toISOString(),
+    event: 'result',
+    outcome: refused.asked === 'completed' ? 'succeeded' : 'failed',
+    recorded: refused.state,
+    provider: refused.provider,
+    providerCode: refused.providerCode,
+    reason: refused.reason,
+    why: refused.why,
+  };
+  return {
+    reference: refused.reference,
+    kind: refused.firstLeg,
+    reason: 'contradiction',
+    evidence: JSON.stringify([evidence]),
+  };
 }
 
 /** Notes that the provider accepted these transactions; each one's first submission time is kept. */
@@ -510,7 +575,7 @@ export async function listRequested(
     `SELECT ${transactionColumns} FROM transactions t
      WHERE state = 'requested' AND created_at < $1::timestamptz AND (NOT $3::boolean OR submitted_at IS NULL)
        AND NOT EXISTS (SELECT 1 FROM transaction_legs l WHERE l.reference = t.reference
-         AND (l.next_query_at > $4::timestamptz OR l.review_since IS NOT NULL
+         AND (l.next_query_at > $4::timestamptz OR (l.review_since IS NOT NULL AND l.reviewed_at IS NULL)
            OR (l.kind = 'payment' AND l.state = 'succeeded')))
      ORDER BY created_at, reference LIMIT $2`,
     [olderThan.toISOString(), limit, unsubmittedOnly, now.toISOString()],

@@ -62,11 +62,26 @@ export interface TransactionLeg {
   queries: number;
   /** When the worker asks the provider again. */
   nextQueryAt: Date | undefined;
-  /** Since when it waits for an operator: unsettled at the end of the reconciliation window. */
+  /**
+   * Since when it waits for an operator: unsettled at the end of the reconciliation window, or a result
+   * that contradicts what is recorded (`reviewReason`).
+   */
   reviewSince: Date | undefined;
+  /**
+   * Why it waits: `unsettled` (still unknown at the end of the window), `contradiction` (a result disagrees
+   * with what is recorded), `mismatch` (a result names another amount, phone or party than was asked),
+   * `refused` (a refund was not made); blank when it never waited.
+   */
+  reviewReason: string;
+  /** Every message that put it in review, oldest first: what was recorded, what was said, and why. */
+  reviewEvidence: readonly Readonly<Record<string, string>>[];
   /** The operator who settled it, when one did. */
   reviewedBy: string;
   reviewedAt: Date | undefined;
+  /** What the operator's settlement found, as the transition table words it. */
+  reviewFinding: string;
+  /** Provider calls claimed for it (each by one worker, who alone made it). */
+  calls: number;
   updatedAt: Date;
 }
 
@@ -79,8 +94,12 @@ interface LegRow {
   queries: number;
   next_query_at: Date | null;
   review_since: Date | null;
+  review_reason: string;
+  review_evidence: Record<string, string>[] | string;
   reviewed_by: string;
   reviewed_at: Date | null;
+  review_finding: string;
+  calls: number;
   updated_at: Date;
 }
 
@@ -93,8 +112,12 @@ const legColumnNames = [
   'queries',
   'next_query_at',
   'review_since',
+  'review_reason',
+  'review_evidence',
   'reviewed_by',
   'reviewed_at',
+  'review_finding',
+  'calls',
   'updated_at',
 ];
 
@@ -146,8 +169,16 @@ function legOf(row: LegRow): TransactionLeg {
     queries: row.queries,
     nextQueryAt: row.next_query_at ?? undefined,
     reviewSince: row.review_since ?? undefined,
+    reviewReason: row.review_reason,
+    // PGlite hands jsonb back parsed, and so does pg; a driver configured otherwise hands back text.
+    reviewEvidence:
+      typeof row.review_evidence === 'string'
+        ? (JSON.parse(row.review_evidence) as Record<string, string>[])
+        : row.review_evidence,
     reviewedBy: row.reviewed_by,
     reviewedAt: row.reviewed_at ?? undefined,
+    reviewFinding: row.review_finding,
+    calls: row.calls,
     updatedAt: row.updated_at,
   };
 }
@@ -160,10 +191,6 @@ export function firstLegKind(type: TransactionRecord['type'], hasPayer: boolean)
   if (type === 'Agent Float') return 'disbursement';
   return hasPayer ? 'payment' : 'delivery';
 }
-
-/** `firstLegKind` in SQL, over a transactions row `t`. */
-const firstLegKindSql = `CASE WHEN t.type = 'Agent Float' THEN 'disbursement'
-  WHEN t.payment_network IS NULL THEN 'delivery' ELSE 'payment' END`;
 
 /** A leg's end, written with the resolution that reached it. */
 export interface LegEnd {
@@ -211,9 +238,14 @@ export function legEndsOf(record: TransactionRecord, resolution: Resolution): Le
   ];
 }
 
+/** A leg waiting for an operator only because its provider had not settled it. */
+export const unsettledReview = `(transaction_legs.review_since IS NOT NULL AND transaction_legs.reviewed_at IS NULL
+         AND transaction_legs.review_reason = 'unsettled')`;
+
 /**
  * How a leg's end meets a row already there: a leg noted as unsettled takes its end and keeps its history
- * (queries, review), and a leg that already ended so (a purchase's payment, noted when it succeeded) keeps
+ * (queries, review; a review for want of a result ends with the provider's result, while a contradiction
+ * stays for its operator), and a leg that already ended so (a purchase's payment, noted when it succeeded) keeps
  * the provider and provider reference noted then.
  */
 export const legEndConflict = `ON CONFLICT (reference, kind) DO UPDATE SET
@@ -222,7 +254,12 @@ export const legEndConflict = `ON CONFLICT (reference, kind) DO UPDATE SET
          THEN transaction_legs.provider ELSE excluded.provider END,
        provider_reference = CASE WHEN excluded.provider_reference = '' OR transaction_legs.state = excluded.state
          THEN transaction_legs.provider_reference ELSE excluded.provider_reference END,
-       reviewed_by = excluded.reviewed_by, reviewed_at = excluded.reviewed_at,
+       reviewed_by = CASE WHEN excluded.reviewed_by <> '' THEN excluded.reviewed_by
+         WHEN ${unsettledReview} THEN 'provider' ELSE transaction_legs.reviewed_by END,
+       reviewed_at = CASE WHEN excluded.reviewed_by <> '' THEN excluded.reviewed_at
+         WHEN ${unsettledReview} THEN excluded.updated_at ELSE transaction_legs.reviewed_at END,
+       review_finding = CASE WHEN excluded.reviewed_by = '' AND ${unsettledReview}
+         THEN 'settled by the provider''s own result' ELSE transaction_legs.review_finding END,
        next_query_at = NULL, updated_at = excluded.updated_at`;
 
 /**
@@ -274,34 +311,8 @@ export interface UnsettledLeg {
   nextQueryAt: Date;
   /** The reconciliation window is over: the leg now waits for an operator. */
   review: boolean;
-}
-
-/**
- * Notes that the first leg of still-requested transaction `reference` is unsettled. A leg that has ended
- * is left as it is, and a leg marked for review stays marked. Returns whether anything was noted.
- */
-export async function noteUnsettledLeg(
-  db: Queryable,
-  reference: string,
-  leg: UnsettledLeg,
-  now: Date,
-): Promise<boolean> {
-  const { rows } = await db.query<{ reference: string }>(
-    `INSERT INTO transaction_legs (reference, kind, provider, state, queries, next_query_at, review_since,
-       created_at, updated_at)
-     SELECT t.reference, ${firstLegKindSql}, $2, $3, 1,
-       $4::timestamptz, CASE WHEN $5::boolean THEN $6::timestamptz END, $6::timestamptz, $6::timestamptz
-     FROM transactions t WHERE t.reference = $1 AND t.state = 'requested'
-     ON CONFLICT (reference, kind) DO UPDATE SET
-       state = excluded.state, provider = excluded.provider, queries = transaction_legs.queries + 1,
-       next_query_at = excluded.next_query_at,
-       review_since = coalesce(transaction_legs.review_since, excluded.review_since),
-       updated_at = excluded.updated_at
-     WHERE transaction_legs.state NOT IN ('succeeded', 'failed')
-     RETURNING reference`,
-    [reference, leg.provider, leg.state, leg.nextQueryAt.toISOString(), leg.review, now.toISOString()],
-  );
-  return rows.length > 0;
+  /** What the provider said, or why it could not be asked: kept with the review. */
+  said?: string;
 }
 
 /** The legs of transaction `reference`, in the order they happen; [] when it has none or does not exist. */
@@ -333,8 +344,12 @@ export async function listLegs(db: Queryable, reference: string): Promise<Transa
       queries: 0,
       nextQueryAt: undefined,
       reviewSince: undefined,
+      reviewReason: '',
+      reviewEvidence: [],
       reviewedBy: '',
       reviewedAt: undefined,
+      reviewFinding: '',
+      calls: 0,
       updatedAt: first.submitted_at,
     });
   }
@@ -342,11 +357,14 @@ export async function listLegs(db: Queryable, reference: string): Promise<Transa
   return legs.sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
 }
 
-/** Legs waiting for an operator (their transaction still requested), longest waiting first. */
+/**
+ * Legs waiting for an operator, longest waiting first: unsettled at the end of the reconciliation window
+ * (their transaction still requested), or holding a result that contradicts what is recorded (whatever
+ * their transaction's state).
+ */
 export async function listLegsForReview(db: Queryable, limit: number): Promise<TransactionLeg[]> {
   const { rows } = await db.query<LegRow>(
     `SELECT ${legColumns} FROM transaction_legs l
-     JOIN transactions t ON t.reference = l.reference AND t.state = 'requested'
      WHERE l.review_since IS NOT NULL AND l.reviewed_at IS NULL
      ORDER BY l.review_since, l.reference LIMIT $1`,
     [limit],
@@ -354,19 +372,22 @@ export async function listLegsForReview(db: Queryable, limit: number): Promise<T
   return rows.map(legOf);
 }
 
-/** The leg `id` when it waits for an operator, with its transaction's type and whether it has a payer. */
-export async function findLegForReview(
-  db: Queryable,
-  id: string,
-): Promise<{ leg: TransactionLeg; type: TransactionRecord['type']; hasPayer: boolean } | undefined> {
+/** How many legs wait for an operator. */
+export async function countLegsForReview(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ waiting: string }>(
+    `SELECT count(*) AS waiting FROM transaction_legs WHERE review_since IS NOT NULL AND reviewed_at IS NULL`,
+  );
+  return Number(rows[0]?.waiting ?? 0);
+}
+
+/** Whether the leg `id` waits for an operator. */
+export async function legWaitsForReview(db: Queryable, id: string): Promise<boolean> {
   const named = parseLegId(id);
-  if (named === undefined) return undefined;
-  const { rows } = await db.query<LegRow & { type: TransactionRecord['type']; has_payer: boolean }>(
-    `SELECT t.type, t.payment_network IS NOT NULL AS has_payer, ${legColumns} FROM transaction_legs l
-     JOIN transactions t ON t.reference = l.reference AND t.state = 'requested'
-     WHERE l.reference = $1 AND l.kind = $2 AND l.review_since IS NOT NULL AND l.reviewed_at IS NULL`,
+  if (named === undefined) return false;
+  const { rows } = await db.query(
+    `SELECT 1 FROM transaction_legs
+     WHERE reference = $1 AND kind = $2 AND review_since IS NOT NULL AND reviewed_at IS NULL`,
     [named.reference, named.kind],
   );
-  const [row] = rows;
-  return row === undefined ? undefined : { leg: legOf(row), type: row.type, hasPayer: row.has_payer };
+  return rows.length > 0;
 }

@@ -74,8 +74,12 @@ export function legView(leg: TransactionLeg): LegView {
     queries: leg.queries,
     next_query_at: leg.nextQueryAt?.toISOString() ?? null,
     review_since: leg.reviewSince?.toISOString() ?? null,
+    review_reason: leg.reviewReason,
+    review_evidence: leg.reviewEvidence,
     reviewed_by: leg.reviewedBy,
     reviewed_at: leg.reviewedAt?.toISOString() ?? null,
+    review_finding: leg.reviewFinding,
+    calls: leg.calls,
     updated: leg.updatedAt.toISOString(),
   };
 }

@@ -9,6 +9,7 @@ export type {
   ProviderReport,
   ProviderResult,
   ProviderStatus,
+  ResultEvidence,
   SubmitResult,
   WebhookCall,
   WebhookEvent,
@@ -30,6 +31,7 @@ export {
 export type { InboxEntry } from './webhook-inbox.js';
 export {
   attemptRecorded,
+  forgetAttempt,
   recordAttempt,
   recordSubmissionId,
   recordedSubmissionIds,
@@ -52,8 +54,10 @@ export { parseStkCallback } from './daraja/stk-callback.js';
 export type { StkCallback, StkCallbackReading } from './daraja/stk-callback.js';
 export { stkPushRequest } from './daraja/stk-push-request.js';
 export type { StkPushInput } from './daraja/stk-push-request.js';
-export { stkOutcome } from './daraja/stk-result-codes.js';
-export type { StkOutcome } from './daraja/stk-result-codes.js';
+export { STK_RESULT_CODES, stkOutcome } from './daraja/stk-result-codes.js';
+export type { StkOutcome, StkResultCode } from './daraja/stk-result-codes.js';
+export { INITIATOR_RESULT_CODES, initiatorOutcome } from './daraja/initiator-result-codes.js';
+export type { InitiatorOutcome, InitiatorResultCode } from './daraja/initiator-result-codes.js';
 export { readStkQueryAnswer, stkQueryRequest } from './daraja/stk-query.js';
 export type { StkQueryStatus } from './daraja/stk-query.js';
 export { airtimeSendRequest, readAirtimeSendAnswer } from './africastalking/airtime-send.js';
@@ -69,7 +73,11 @@ export type {
   AfricasTalkingEndpoint,
 } from './africastalking/africastalking-client.js';
 export { createAfricasTalkingProvider } from './africastalking/africastalking-provider.js';
-export type { AfricasTalkingProviderOptions } from './africastalking/africastalking-provider.js';
+export type {
+  AfricasTalkingProviderOptions,
+  AfricasTalkingRefusal,
+  AfricasTalkingSend,
+} from './africastalking/africastalking-provider.js';
 export {
   AFRICASTALKING_UNDELIVERED,
   africastalkingWebhooks,

@@ -50,6 +50,28 @@ export interface ProviderResult {
   readonly outcome: 'completed' | 'declined' | 'failed_after_payment';
   readonly providerCode: string;
   readonly reason: string;
+  /**
+   * What the provider's message says was moved, where it says it; the ledger compares it with what was
+   * asked, and a result that differs moves no money and waits for an operator.
+   */
+  readonly evidence?: ResultEvidence;
+}
+
+/**
+ * What a provider's result says was moved: the amount, the phone number (as the provider wrote it, maybe
+ * masked with `*`), and the short code, till or store number on the other side. Absent fields say nothing.
+ *
+ * @example
+ * ```ts
+ * import type { ResultEvidence } from '@topup/providers';
+ *
+ * const paid: ResultEvidence = { amountMinor: 50_000n, mobile: '254708374149' };
+ * ```
+ */
+export interface ResultEvidence {
+  readonly amountMinor?: bigint;
+  readonly mobile?: string;
+  readonly partyCode?: string;
 }
 
 /**

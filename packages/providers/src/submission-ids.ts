@@ -132,8 +132,10 @@ export async function submissionIdOf(
 }
 
 /**
- * Marks that a call for `reference` is about to be sent to `provider`, before it is: afterwards, no
- * recorded id and no mark means the call was never made, so it may be made now.
+ * Claims the one call for `reference` to `provider`, before it is sent: true when this caller won the
+ * claim, and alone may make the call; false when it was claimed already (by another process at the same
+ * moment, or by an earlier call whose acknowledgement was lost), in which case it must not be made.
+ * Afterwards, no recorded id and no mark means the call was never made, so it may be made now.
  *
  * @example
  * ```ts
@@ -142,14 +144,46 @@ export async function submissionIdOf(
  *
  * const store = await openStore({ dataDir: 'memory://' });
  * await migrateProviders(store);
- * await recordAttempt(store, 'daraja', 'TXVQYSN6XMFZTY-payment', new Date());
+ * await recordAttempt(store, 'daraja', 'TXVQYSN6XMFZTY-payment', new Date()); // true: call it
+ * await recordAttempt(store, 'daraja', 'TXVQYSN6XMFZTY-payment', new Date()); // false: never call it again
  * ```
  */
-export function recordAttempt(db: Queryable, provider: string, reference: string, now: Date): Promise<void> {
-  return recordSubmissionId(
-    db,
-    { provider, providerId: `attempt:${reference}`, reference, purpose: 'attempt', otherId: '' },
-    now,
+export async function recordAttempt(
+  db: Queryable,
+  provider: string,
+  reference: string,
+  now: Date,
+): Promise<boolean> {
+  const { rows } = await db.query(
+    `INSERT INTO provider_submission_ids (provider, provider_id, reference, purpose, other_id, created_at)
+     VALUES ($1, $2, $3, 'attempt', '', $4::timestamptz)
+     ON CONFLICT (provider, provider_id) DO NOTHING
+     RETURNING 1`,
+    [provider, `attempt:${reference}`, reference, now.toISOString()],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Gives up the claim on a call that surely never left (the connection was refused before any byte was
+ * sent), so the call counts as never made and may be made later. Only the claimant calls it.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { forgetAttempt, migrateProviders, recordAttempt } from '@topup/providers';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * await migrateProviders(store);
+ * await recordAttempt(store, 'africastalking', 'TXVQYSN6XMFZTY-delivery', new Date()); // true
+ * await forgetAttempt(store, 'africastalking', 'TXVQYSN6XMFZTY-delivery');
+ * await recordAttempt(store, 'africastalking', 'TXVQYSN6XMFZTY-delivery', new Date()); // true again
+ * ```
+ */
+export async function forgetAttempt(db: Queryable, provider: string, reference: string): Promise<void> {
+  await db.query(
+    `DELETE FROM provider_submission_ids WHERE provider = $1 AND provider_id = $2 AND purpose = 'attempt'`,
+    [provider, `attempt:${reference}`],
   );
 }
 

@@ -310,6 +310,39 @@ describe('the configuration of live providers', () => {
     );
   });
 
+  it('pays float from a separate disbursement short code and initiator, falling back to the collection ones', () => {
+    expect(loadConfig(daraja).daraja?.b2b).toBeUndefined();
+    expect(
+      loadConfig({
+        ...daraja,
+        DARAJA_B2B_SHORTCODE: '700700',
+        DARAJA_B2B_INITIATOR_NAME: 'floatapi',
+        DARAJA_B2B_INITIATOR_PASSWORD: 'float-password-value',
+      }).daraja?.b2b,
+    ).toEqual({ shortCode: '700700', initiatorName: 'floatapi', initiatorPassword: 'float-password-value' });
+    expect(loadConfig({ ...daraja, DARAJA_B2B_SHORTCODE: '700700' }).daraja?.b2b).toEqual({
+      shortCode: '700700',
+      initiatorName: 'topupapi',
+      initiatorPassword: 'initiator-password-value',
+    });
+  });
+
+  it('lists every problem with the disbursement short code and initiator, never printing the password', () => {
+    const problems = problemsOf({
+      ...daraja,
+      DARAJA_B2B_SHORTCODE: '70',
+      DARAJA_B2B_INITIATOR_PASSWORD: 'float-password-value',
+    });
+    expect(problems).toEqual([
+      'DARAJA_B2B_SHORTCODE: expected a short code of 5 to 7 digits (received "70")',
+      'DARAJA_B2B_INITIATOR_NAME: expected a value: DARAJA_B2B_INITIATOR_PASSWORD is set (received nothing)',
+    ]);
+    expect(problemsOf({ ...daraja, DARAJA_B2B_INITIATOR_NAME: 'floatapi' })).toEqual([
+      'DARAJA_B2B_INITIATOR_PASSWORD: expected a value: DARAJA_B2B_INITIATOR_NAME is set (received nothing)',
+    ]);
+    expect(problems.join('\n')).not.toContain('float-password-value');
+  });
+
   it('lists every variable daraja lacks in one pass, with where providers call back', () => {
     expect(problemsOf({ TOPUP_MODE: 'live', PROVIDERS: 'MoneyNetA=daraja' })).toEqual([
       'PUBLIC_BASE_URL: expected a value: the address providers call back to (received nothing)',

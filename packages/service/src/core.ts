@@ -65,13 +65,14 @@ export function assembleCore(config: Config, store: Store, parts: CoreParts): Co
   const ledger = createLedger(store, {
     timeZone: config.timeZone,
     authCacheMs: config.authCacheMs,
+    chainedPurchases: config.mode === 'live',
     onBatch: (size) => {
       metrics.batchSize.observe(size);
     },
   });
   const providers =
     config.mode === 'live'
-      ? liveRoutes(config, store, parts)
+      ? liveRoutes(config, store, parts, metrics)
       : routeEveryNetworkTo(
           parts.provider?.(store) ?? createSandboxSimulator(store, { delayMs: config.simulatorDelayMs }),
         );
@@ -91,7 +92,7 @@ export function assembleCore(config: Config, store: Store, parts: CoreParts): Co
 }
 
 /** Each provider PROVIDERS names, made once, and the networks it carries. */
-function liveRoutes(config: Config, store: Store, parts: CoreParts): ProviderRoutes {
+function liveRoutes(config: Config, store: Store, parts: CoreParts, metrics: Metrics): ProviderRoutes {
   const factories = parts.liveProviders ?? liveProviders;
   const made = new Map<string, Provider>();
   const routes = new Map<string, Provider>();
@@ -100,7 +101,7 @@ function liveRoutes(config: Config, store: Store, parts: CoreParts): ProviderRou
     if (provider === undefined) {
       const factory = factories.get(id);
       if (factory === undefined) throw new Error(`Expected a live provider named '${id}', found none.`);
-      provider = factory({ config, store, logger: parts.logger });
+      provider = factory({ config, store, logger: parts.logger, metrics });
       made.set(id, provider);
     }
     routes.set(network, provider);

@@ -1,6 +1,7 @@
 // The variables live mode needs for providers that call back (PUBLIC_BASE_URL) and for M-Pesa through
-// Daraja (DARAJA_*: the app, the initiator of B2B, reversals and status queries, and the STK push that
-// collects purchases). They are read with the rest of the configuration, so one start lists every problem;
+// Daraja (DARAJA_*: the app; the collection short code, its STK push and the initiator of its reversals;
+// and the disbursement short code and initiator that pay agent float by B2B, DARAJA_B2B_*, which fall back
+// to the collection ones, as a merchant with one short code has). They are read with the rest of the configuration, so one start lists every problem;
 // each is required only when PROVIDERS names a provider that uses it. The initiator's certificate is read
 // at start, so a wrong path or a file that is no certificate stops the start rather than the first float.
 
@@ -57,6 +58,9 @@ export const darajaEnvironment = {
   DARAJA_PARTY_B: shortCode.optional(),
   DARAJA_INITIATOR_NAME: z.string().min(1).optional(),
   DARAJA_INITIATOR_PASSWORD: z.string().min(1).optional(),
+  DARAJA_B2B_SHORTCODE: shortCode.optional(),
+  DARAJA_B2B_INITIATOR_NAME: z.string().min(1).optional(),
+  DARAJA_B2B_INITIATOR_PASSWORD: z.string().min(1).optional(),
   DARAJA_CERTIFICATE: z.string().min(1).optional(),
   DARAJA_ALLOWED_SOURCES: allowedSources.default(allowedSources.parse(safaricomSources)),
   DARAJA_B2B_COMMAND_ID: z
@@ -71,9 +75,17 @@ export interface DarajaConfig {
   readonly baseUrl: string;
   readonly consumerKey: string;
   readonly consumerSecret: string;
+  /** The collection short code: STK push is sent as it, and its payments are reversed by its initiator. */
   readonly shortCode: string;
   readonly initiatorName: string;
   readonly initiatorPassword: string;
+  /**
+   * The disbursement short code and initiator that pay agent float, when DARAJA_B2B_* name one; undefined
+   * when float is paid from the collection short code by its initiator.
+   */
+  readonly b2b:
+    | { readonly shortCode: string; readonly initiatorName: string; readonly initiatorPassword: string }
+    | undefined;
   /** The certificate's PEM text, read from DARAJA_CERTIFICATE at start. */
   readonly certificatePem: string;
   readonly b2bCommandId: (typeof b2bCommands)[number];
@@ -159,11 +171,48 @@ export function checkProviderVariables(
       'PROVIDERS names daraja and a carrier, so M-Pesa collects purchases by STK push',
     );
   }
+  checkB2bInitiator(env, ctx);
   if (env.DARAJA_CERTIFICATE === undefined) return;
   const certificate = certificateAt(env.DARAJA_CERTIFICATE);
   if ('problem' in certificate) {
     ctx.addIssue({ code: 'custom', path: ['DARAJA_CERTIFICATE'], message: certificate.problem });
   }
+}
+
+/**
+ * The B2B initiator comes whole: a name without its password, or the reverse, is a mistake, never half of
+ * a fallback. (A disbursement short code without an initiator of its own falls back to the collection
+ * initiator, which works only where Safaricom gave it the B2B role on that short code.)
+ */
+function checkB2bInitiator(env: Partial<DarajaEnvironment>, ctx: z.core.$RefinementCtx): void {
+  const problem = (variable: string, message: string) => {
+    ctx.addIssue({ code: 'custom', path: [variable], message });
+  };
+  const named = env.DARAJA_B2B_INITIATOR_NAME !== undefined;
+  const withPassword = env.DARAJA_B2B_INITIATOR_PASSWORD !== undefined;
+  if (named && !withPassword) {
+    problem('DARAJA_B2B_INITIATOR_PASSWORD', 'expected a value: DARAJA_B2B_INITIATOR_NAME is set');
+  }
+  if (withPassword && !named) {
+    problem('DARAJA_B2B_INITIATOR_NAME', 'expected a value: DARAJA_B2B_INITIATOR_PASSWORD is set');
+  }
+}
+
+/** The disbursement short code and initiator, when any DARAJA_B2B_* names one. */
+function b2bOf(env: DarajaEnvironment): DarajaConfig['b2b'] {
+  const { DARAJA_B2B_SHORTCODE, DARAJA_B2B_INITIATOR_NAME, DARAJA_B2B_INITIATOR_PASSWORD } = env;
+  if (
+    DARAJA_B2B_SHORTCODE === undefined &&
+    DARAJA_B2B_INITIATOR_NAME === undefined &&
+    DARAJA_B2B_INITIATOR_PASSWORD === undefined
+  ) {
+    return undefined;
+  }
+  return {
+    shortCode: DARAJA_B2B_SHORTCODE ?? env.DARAJA_SHORTCODE ?? '',
+    initiatorName: DARAJA_B2B_INITIATOR_NAME ?? env.DARAJA_INITIATOR_NAME ?? '',
+    initiatorPassword: DARAJA_B2B_INITIATOR_PASSWORD ?? env.DARAJA_INITIATOR_PASSWORD ?? '',
+  };
 }
 
 /** Daraja's configuration, when PROVIDERS names daraja; call once the variables have been checked. */
@@ -181,6 +230,7 @@ export function darajaConfigOf(
     shortCode: env.DARAJA_SHORTCODE ?? '',
     initiatorName: env.DARAJA_INITIATOR_NAME ?? '',
     initiatorPassword: env.DARAJA_INITIATOR_PASSWORD ?? '',
+    b2b: b2bOf(env),
     certificatePem: certificate.pem,
     b2bCommandId: env.DARAJA_B2B_COMMAND_ID,
     stk:

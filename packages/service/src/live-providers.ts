@@ -6,12 +6,15 @@ import { createAfricasTalkingProvider, createDarajaProvider, securityCredential 
 import type { Provider } from '@topup/providers';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import type { Metrics } from './metrics.js';
 
 /** What a live provider is made from. */
 export interface LiveProviderContext {
   readonly config: Config;
   readonly store: Store;
   readonly logger: Logger;
+  /** The process's metrics, where a provider's warnings are counted. */
+  readonly metrics: Metrics;
 }
 
 export type LiveProviderFactory = (context: LiveProviderContext) => Provider;
@@ -36,6 +39,7 @@ function daraja({ config, store, logger }: LiveProviderContext): Provider {
     { provider: 'daraja', commandId: settings.b2bCommandId },
     'agent float through Daraja B2B is experimental: Daraja documents no agent-float product; confirm the command with Safaricom',
   );
+  const { b2b } = settings;
   return createDarajaProvider({
     store,
     endpoint: { baseUrl: settings.baseUrl, timeoutMs: config.providerTimeoutMs },
@@ -44,12 +48,21 @@ function daraja({ config, store, logger }: LiveProviderContext): Provider {
     initiatorName: settings.initiatorName,
     securityCredential: securityCredential(settings.initiatorPassword, settings.certificatePem),
     b2bCommandId: settings.b2bCommandId,
+    ...(b2b === undefined
+      ? {}
+      : {
+          b2b: {
+            shortCode: b2b.shortCode,
+            initiatorName: b2b.initiatorName,
+            securityCredential: securityCredential(b2b.initiatorPassword, settings.certificatePem),
+          },
+        }),
     ...(settings.stk === undefined ? {} : { stk: settings.stk }),
     webhookUrl: webhookUrlOf(config, 'daraja'),
   });
 }
 
-function africasTalking({ config, store, logger }: LiveProviderContext): Provider {
+function africasTalking({ config, store, logger, metrics }: LiveProviderContext): Provider {
   const settings = config.africasTalking;
   if (settings === undefined) throw new Error('Expected the AT_* configuration, received none.');
   // Set in Africa's Talking's dashboard, not per call: the operator needs to see it, but a log is no
@@ -67,6 +80,20 @@ function africasTalking({ config, store, logger }: LiveProviderContext): Provide
     username: settings.username,
     apiKey: settings.apiKey,
     timeoutMs: config.providerTimeoutMs,
+    onWalletLow: ({ reference, amountMinor, reason }) => {
+      metrics.providerWalletLow.inc({ provider: 'africastalking' });
+      logger.error(
+        { provider: 'africastalking', reference, amountMinor: String(amountMinor), reason },
+        'Africa’s Talking refused a send because the airtime wallet cannot pay for it: fund the wallet',
+      );
+    },
+    // AT's discount is its commission on the airtime sent: the wallet is charged the value less it.
+    onSent: ({ reference, requestId, amountMinor, discount }) => {
+      logger.info(
+        { provider: 'africastalking', reference, requestId, amountMinor: String(amountMinor), discount },
+        'airtime handed to the carrier',
+      );
+    },
   });
 }
 

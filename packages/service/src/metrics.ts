@@ -1,5 +1,6 @@
-// Prometheus metrics of one server instance, in its own registry (so several instances in one process,
-// as in tests, do not collide): requests by function and code, latency, ledger batch sizes; and the one
+// Prometheus metrics of one process's core, in its own registry (so several instances in one process, as
+// in tests, do not collide): requests by function and code, latency, ledger batch sizes, and the sends a
+// provider refused because its wallet cannot pay (the server and the worker both send); and the one
 // registry /metrics shows when the worker runs in the same process.
 
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -9,6 +10,8 @@ export interface Metrics {
   readonly requests: Counter<'function' | 'code'>;
   readonly latency: Histogram<'function'>;
   readonly batchSize: Histogram;
+  /** Sends a provider refused because the wallet that pays for them is short: fund it. */
+  readonly providerWalletLow: Counter<'provider'>;
 }
 
 export function createMetrics(): Metrics {
@@ -33,6 +36,12 @@ export function createMetrics(): Metrics {
       name: 'topup_ledger_batch_size',
       help: 'Requests applied per group-committed ledger batch',
       buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+      registers: [registry],
+    }),
+    providerWalletLow: new Counter({
+      name: 'topup_provider_wallet_low_total',
+      help: 'Sends a provider refused because the wallet paying for them is short, by provider',
+      labelNames: ['provider'],
       registers: [registry],
     }),
   };

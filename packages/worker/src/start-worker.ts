@@ -49,7 +49,9 @@ export function startWorker(options: StartWorkerOptions): RunningWorker {
   const { store, ledger, providers } = options;
   const logger = options.logger.child({ component: 'worker', workerId: settings.workerId });
   const now = options.now ?? (() => new Date());
-  const metrics = createWorkerMetrics(() => deliveryQueueStats(store));
+  const metrics = createWorkerMetrics(() => deliveryQueueStats(store), {
+    reviewItems: () => ledger.countLegsForReview(),
+  });
 
   const dispatcher = new CallbackDispatcher({
     ledger,
@@ -91,6 +93,7 @@ export function startWorker(options: StartWorkerOptions): RunningWorker {
           ledger,
           providers,
           logger,
+          metrics,
           batchSize: settings.batchSize,
           uncorrelatedAfterMs: settings.transactionTimeoutMs,
           now,
@@ -146,6 +149,7 @@ export function startWorker(options: StartWorkerOptions): RunningWorker {
                 ledger,
                 providers,
                 logger,
+                metrics,
                 batchSize: settings.batchSize,
                 providerTimeoutMs: settings.providerTimeoutMs,
                 queryAfterMs: settings.providerQueryAfterMs,

@@ -21,23 +21,22 @@ export interface WorkerMetrics {
   readonly providerResults: Counter<'outcome' | 'applied'>;
   readonly transactionsTimedOut: Counter;
   readonly submissionsResumed: Counter<'result'>;
+  /** Legs put in review, by why: `unsettled`, `contradiction`, `mismatch`, `refused`. */
+  readonly reviews: Counter<'reason'>;
 }
 
 /** How long a scrape waits for the outbox query before reporting the gauges as stale. */
 const defaultQueueStatsTimeoutMs = 1_000;
 
 /**
- * Reads the outbox's stats for a scrape: one query shared by the gauges that ask during it, and while one
- * is still running (a silent database) no other is started. Undefined when it failed or did not answer
- * within `timeoutMs`.
+ * Reads a gauge's value from the database for a scrape: one query shared by the gauges that ask during it,
+ * and while one is still running (a silent database) no other is started. Undefined when it failed or did
+ * not answer within `timeoutMs`.
  */
-function queueStatsSampler(
-  queueStats: () => Promise<DeliveryQueueStats>,
-  timeoutMs: number,
-): () => Promise<DeliveryQueueStats | undefined> {
-  let running: Promise<DeliveryQueueStats | undefined> | undefined;
+function scrapeSampler<T>(read: () => Promise<T>, timeoutMs: number): () => Promise<T | undefined> {
+  let running: Promise<T | undefined> | undefined;
   return async () => {
-    running ??= queueStats()
+    running ??= read()
       .catch(() => undefined)
       .finally(() => {
         running = undefined;
@@ -50,6 +49,8 @@ function queueStatsSampler(
 export interface WorkerMetricsOptions {
   /** How long a scrape waits for the outbox query (default 1000 ms). */
   readonly queueStatsTimeoutMs?: number;
+  /** How many legs wait for an operator, asked at each scrape like the outbox's stats. */
+  readonly reviewItems?: () => Promise<number>;
 }
 
 /** Creates the worker's registry; `queueStats` is asked at each scrape. */
@@ -58,7 +59,21 @@ export function createWorkerMetrics(
   options: WorkerMetricsOptions = {},
 ): WorkerMetrics {
   const registry = new Registry();
-  const sample = queueStatsSampler(queueStats, options.queueStatsTimeoutMs ?? defaultQueueStatsTimeoutMs);
+  const timeoutMs = options.queueStatsTimeoutMs ?? defaultQueueStatsTimeoutMs;
+  const sample = scrapeSampler(queueStats, timeoutMs);
+  const { reviewItems } = options;
+  if (reviewItems !== undefined) {
+    const sampleReviews = scrapeSampler(reviewItems, timeoutMs);
+    new Gauge({
+      name: 'topup_review_items',
+      help: 'Legs waiting for an operator (topup legs unresolved): unsettled, contradicted, mismatched or refused',
+      registers: [registry],
+      async collect() {
+        const waiting = await sampleReviews();
+        if (waiting !== undefined) this.set(waiting);
+      },
+    });
+  }
   new Gauge({
     name: 'topup_callback_queue_depth',
     help: 'Callback deliveries waiting to be delivered (pending)',
@@ -115,6 +130,12 @@ export function createWorkerMetrics(
       name: 'topup_submissions_resumed_total',
       help: 'Interrupted submissions sent to the provider again, by its answer',
       labelNames: ['result'],
+      registers: [registry],
+    }),
+    reviews: new Counter({
+      name: 'topup_reviews_opened_total',
+      help: 'Legs put in review by this worker, by why: unsettled, contradiction, mismatch, refused',
+      labelNames: ['reason'],
       registers: [registry],
     }),
   };

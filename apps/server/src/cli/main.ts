@@ -48,7 +48,10 @@ async function run(argv: readonly string[]): Promise<number> {
     printResult(result, values.json);
     return result.failed ? 1 : 0;
   }
-  const ledger = createLedger(store, { timeZone: config.timeZone });
+  const ledger = createLedger(store, {
+    timeZone: config.timeZone,
+    chainedPurchases: config.mode === 'live',
+  });
   try {
     // Every table of the service (the console's too), as the service would; `migrate` migrates itself,
     // so that it can report what it applied.

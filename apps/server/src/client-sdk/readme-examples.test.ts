@@ -1,11 +1,13 @@
 // The client's README examples against the real service, in process on the embedded store: the results,
-// errors and send-airtime examples, and the quick start as a reader runs it. The client's own README test checks that
+// errors, send-airtime, every-page and waiting examples, and the quick start as a reader runs it. The client's own README test checks that
 // the README shows these files exactly.
 
 import { createClient } from '@topup/client';
 import { sendFloat } from '@topup/client/examples/errors';
+import { airtimeStatementCsv, lastCancelledPurchase } from '@topup/client/examples/read-every-page';
 import { buyForOrder } from '@topup/client/examples/results';
 import { sendStaffAirtime } from '@topup/client/examples/send-airtime';
+import { sendFloatAndWait } from '@topup/client/examples/wait-for-transaction';
 import { openStore } from '@topup/ledger';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startTestService } from '../testing/test-service.js';
@@ -76,6 +78,48 @@ describe('the client README', () => {
         expect(await sendStaffAirtime(topup, '2025-03', staff)).toStrictEqual(report);
         const { channels } = await topup.getBalance();
         expect(channels.find((channel) => channel.type === 'Airtime')?.balance).toBe('950.00');
+      } finally {
+        await service.stop();
+        await store.close();
+      }
+    },
+  );
+
+  it(
+    'runs the every-page and waiting examples against the real service with its worker',
+    { timeout: 60_000 },
+    async () => {
+      const store = await openStore({ dataDir: 'memory://' });
+      const service = await startTestService(store, { worker: true });
+      try {
+        const funded = await service.createCaller({ float: 100_000n, airtime: 100_000n });
+        const topup = createClient({ baseUrl: service.url, token: funded.token, retries: 0 });
+
+        expect(await sendFloatAndWait(topup, '254712345678', 100)).toMatch(/^TX[A-Z0-9]+ completed$/);
+        // The sandbox declines a number ending in 0001.
+        expect(await sendFloatAndWait(topup, '254712340001', 100)).toMatch(/^TX[A-Z0-9]+ cancelled$/);
+
+        // Two purchases for one number: the older cancelled (its payer declines), the newer completed.
+        const purchase = (payer: string) =>
+          topup.buyAirtime({
+            mobile: '254733000123',
+            amount: 50,
+            payment_network: 'MoneyNetA',
+            payment_mobile: payer,
+          });
+        const declined = await purchase('254722000001');
+        const paid = await purchase('254722000111');
+        for (const { transaction } of [declined, paid]) await topup.waitForTransaction(transaction.reference);
+        expect(await lastCancelledPurchase(topup, '254733000123')).toBe(declined.transaction.reference);
+        expect(await lastCancelledPurchase(topup, '254733000999')).toBeUndefined();
+
+        const csv = (await airtimeStatementCsv(topup, '2000-01-01', '2100-01-01')).split('\n');
+        expect(csv[0]).toBe('id,date,reference,purpose,amount,balance_after');
+        expect(csv.slice(1).map((line) => line.split(',').slice(2, 5))).toStrictEqual([
+          [paid.transaction.reference, 'airtime_payout', '-50.00'],
+          [paid.transaction.reference, 'airtime_collection', '50.00'],
+          ['', 'funding', '1000.00'],
+        ]);
       } finally {
         await service.stop();
         await store.close();

@@ -1,5 +1,6 @@
 // The client SDK against the real server and worker, in process, on the embedded store (PGlite): every
-// operation in both formats, callbacks verified by the README's receiver, errors and retries end to end.
+// operation in both formats, reading listings to their end and waiting for transactions, callbacks
+// verified by the README's receiver, errors and retries end to end.
 
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -19,6 +20,7 @@ import {
   InvalidTokenError,
   RequestNotAllowedError,
   TransactionCancelledError,
+  TransactionWaitError,
 } from '@topup/client';
 import type { CallbackEvent } from '@topup/client';
 import { envelopeReply, eventually, rejectionOf, startFaultyProxy } from '@topup/client/testing';
@@ -243,6 +245,57 @@ describe.each(formats)('against the real service in %s', (format) => {
     const invalid = await rejectionOf(client.listStatement({ channel: 'Airtime', from: '2025-02-30' }));
     expect(invalid).toBeInstanceOf(InvalidParametersError);
     expect(invalid).toMatchObject({ httpStatus: 422, errors: ["'from is invalid'"] });
+  });
+
+  it('reads every page of a listing and waits for transactions to end', { timeout: 30_000 }, async () => {
+    const { token } = await service.createCaller({ float: floatFunding });
+    const client = createClient({ baseUrl: service.url, token, format });
+    const references: string[] = [];
+    // The sandbox declines a number ending in 0001: that float is cancelled.
+    for (const mobile of ['254712345601', '254712345602', '254712340001']) {
+      references.push((await client.sendAgentFloat(floatTo(mobile, 100))).transaction.reference);
+    }
+    const ended = await Promise.all(
+      references.map((reference) => client.waitForTransaction(reference, { intervalMs: 50 })),
+    );
+    expect(
+      ended.map(({ message, transaction }) => [message, transaction.reference, transaction.state]),
+    ).toStrictEqual([
+      ['Transaction found', references[0], 'completed'],
+      ['Transaction found', references[1], 'completed'],
+      ['Transaction found', references[2], 'cancelled'],
+    ]);
+
+    const listed: string[] = [];
+    for await (const { transaction } of client.listAllTransactions({ limit: 1 }))
+      listed.push(transaction.reference);
+    expect(listed).toStrictEqual([...references].reverse());
+    const completed: string[] = [];
+    for await (const { transaction } of client.listAllTransactions({ state: 'completed', limit: 1 })) {
+      completed.push(transaction.reference);
+    }
+    expect(completed).toStrictEqual([references[1], references[0]]);
+    const postings: string[][] = [];
+    for await (const posting of client.listAllStatement({ channel: 'Agent Float', limit: 2 })) {
+      postings.push([posting.purpose, posting.amount, posting.balance_after]);
+    }
+    expect(postings).toStrictEqual([
+      ['float', '-100.00', '9800.00'],
+      ['float', '-100.00', '9900.00'],
+      ['funding', '10000.00', '10000.00'],
+    ]);
+
+    // The sandbox never answers a number ending in 0002: the wait gives up, the transaction goes on.
+    const silent = await client.sendAgentFloat(floatTo('254712340002', 100));
+    const waited = await rejectionOf(
+      client.waitForTransaction(silent.transaction.reference, { timeoutMs: 400, intervalMs: 50 }),
+    );
+    expect(waited).toBeInstanceOf(TransactionWaitError);
+    expect(waited).toMatchObject({
+      reason: 'timeout',
+      reference: silent.transaction.reference,
+      transaction: { transaction: { state: 'requested', status: 'Requested' } },
+    });
   });
 
   it('throws a 7000 as InsufficientBalanceError when the Airtime channel cannot cover the total', async () => {

@@ -4,11 +4,8 @@
 
 import { readFile, realpath } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Context } from 'koa';
-
-/** Where `pnpm build` puts the console: a path on disk, read at run time, not an import of another app. */
-export const consoleBuildDir = fileURLToPath(new URL('../../../console/dist/', import.meta.url));
+import { consoleBuildDir } from './console-build-dir.js';
 
 const contentTypes: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',

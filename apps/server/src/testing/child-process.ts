@@ -95,17 +95,17 @@ export function startService(
 }
 
 /**
- * The Node.js flags of one of apps/server's start scripts (`tsx --max-old-space-size=256 src/main.ts`
- * gives `['--max-old-space-size=256']`), so a test can run an entry point exactly as an operator does.
+ * The Node.js flags of one of apps/server's start scripts (`node --max-old-space-size=256 dist/start.mjs`
+ * gives `['--max-old-space-size=256']`), so a test runs an entry point with an operator's flags.
  */
 export function startScriptFlags(script: 'start' | 'start:server'): string[] {
   const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     scripts?: Record<string, string>;
   };
   const words = manifest.scripts?.[script]?.trim().split(/\s+/) ?? [];
-  if (words[0] !== 'tsx') {
+  if (words[0] !== 'node') {
     throw new Error(
-      `Expected the ${script} script to read "tsx [--flags] <entry>", received "${words.join(' ')}".`,
+      `Expected the ${script} script to read "node [--flags] <entry>", received "${words.join(' ')}".`,
     );
   }
   return words.slice(1).filter((word) => word.startsWith('--'));

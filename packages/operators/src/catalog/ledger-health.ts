@@ -11,8 +11,13 @@ function legLine(leg: LegView): string {
     `${leg.id}  ${leg.state}` +
     (leg.provider === '' ? '' : `  via ${leg.provider}`) +
     (leg.provider_reference === '' ? '' : `  provider ref ${leg.provider_reference}`) +
-    (leg.review_since === null ? '' : `  waiting for review since ${leg.review_since}`) +
-    (leg.reviewed_by === '' ? '' : `  settled by ${leg.reviewed_by} at ${leg.reviewed_at ?? ''}`)
+    (leg.review_since === null || leg.reviewed_at !== null
+      ? ''
+      : `  waiting for review since ${leg.review_since} (${leg.review_reason})`) +
+    (leg.reviewed_by === '' ? '' : `  settled by ${leg.reviewed_by} at ${leg.reviewed_at ?? ''}`) +
+    (leg.reviewed_at !== null || leg.review_evidence.length === 0
+      ? ''
+      : leg.review_evidence.map((entry) => `\n    evidence: ${JSON.stringify(entry)}`).join(''))
   );
 }
 
@@ -94,13 +99,24 @@ export const ledgerHealthFunctions = {
   }),
   resolve_leg: operatorFunction({
     summary:
-      'Settles a leg waiting for review as its provider confirmed it: `succeeded` completes its transaction, `failed` cancels it with nothing collected. The leg records who settled it.',
+      'Settles a leg waiting for review as its provider confirmed it, by the transition table’s settlement rows; a purchase’s payment found collected takes its M-Pesa `receipt`. The leg records who settled it and what was found.',
     input: z.object({
       leg: id,
       as: z.enum(['succeeded', 'failed']),
+      receipt: z
+        .string()
+        .trim()
+        .max(40)
+        .regex(/^[A-Za-z0-9]*$/)
+        .optional(),
       by: z.string().trim().min(1).max(100).optional(),
     }),
-    answer: answerOf<{ settled: boolean; transaction: { reference: string; state: string } }>(),
+    answer: answerOf<{
+      settled: boolean;
+      transaction: { reference: string; state: string };
+      /** Why the settlement moved no money, when it did not (`leg_settled`); "" otherwise. */
+      why: string;
+    }>(),
     access: 'change',
     reauthenticate: false,
     // Who established the leg's fate with the provider, when not the system user running the CLI; a
@@ -111,9 +127,9 @@ export const ledgerHealthFunctions = {
         command: 'legs resolve',
         summary:
           'settles a leg as the provider confirmed it; the leg records who did (--by, else the system user)',
-        human: ({ settled, transaction }, input) =>
+        human: ({ settled, transaction, why }, input) =>
           settled
-            ? `Leg ${input.leg} settled as ${input.as}; transaction ${transaction.reference} is ${transaction.state}.`
+            ? `Leg ${input.leg} settled as ${input.as}; transaction ${transaction.reference} is ${transaction.state}${why === '' ? '' : `: ${why}`}.`
             : `Transaction ${transaction.reference} was already ${transaction.state}; nothing changed.`,
       },
     ],

@@ -96,8 +96,16 @@ export interface LegView {
   next_query_at: string | null;
   /** Since when it waits for an operator; null when it does not. */
   review_since: string | null;
+  /** Why it waits for an operator: the contradiction or the silence that sent it to review. */
+  review_reason: string;
+  /** What each provider answer that sent it to review said. */
+  review_evidence: readonly Readonly<Record<string, string>>[];
   reviewed_by: string;
   reviewed_at: string | null;
+  /** What the operator who settled it found (a receipt, say). */
+  review_finding: string;
+  /** Provider calls claimed for it. */
+  calls: number;
   updated: string;
 }
 

@@ -27,16 +27,19 @@ export const ledgerHealthImplementations: Implementations<
     // Who established the leg's fate: the console's user, or whom the CLI names (its system user unless
     // told); the audit record's actor is the caller either way.
     const by = actor.kind === 'cli' ? (input.by ?? actor.systemUser) : actor.name;
+    const receipt = input.receipt ?? '';
     const outcome = await ledger.settleReviewedLeg(
       input.leg,
-      { as: input.as, by },
+      { as: input.as, by, ...(receipt === '' ? {} : { receipt }) },
       audited((settled) => ({
         target: input.leg,
-        before: { state: 'unknown' },
+        before: { state: 'review' },
         after: {
           as: input.as,
           by,
+          receipt,
           transaction: settled.kind === 'not_found' ? null : settled.transaction.reference,
+          why: settled.kind === 'leg_settled' ? settled.why : '',
         },
       })),
     );
@@ -48,6 +51,7 @@ export const ledgerHealthImplementations: Implementations<
         'transaction_not_found',
       );
     const transaction = { reference: outcome.transaction.reference, state: outcome.transaction.state };
-    return { settled: outcome.kind !== 'already_resolved', transaction };
+    const why = outcome.kind === 'leg_settled' ? outcome.why : '';
+    return { settled: outcome.kind !== 'already_resolved', transaction, why };
   },
 };

@@ -15,6 +15,7 @@ import { submissionIdOf } from '../submission-ids.js';
 import { requestAirtime, requestFloat, sendAirtime } from '../testing/recorded-transactions.js';
 import { createAfricasTalkingProvider } from './africastalking-provider.js';
 import { africastalkingWebhooks } from './africastalking-webhooks.js';
+import { airtimeSendRequest } from './airtime-send.js';
 
 const account = { username: 'topup', apiKey: 'at-key-do-not-log' };
 const deliveryMs = 20;
@@ -116,7 +117,7 @@ describe('the Africa’s Talking provider against the fake Africa’s Talking', 
   it('carries delivery legs only, keyed by the leg id, and takes no purchase or float as a first leg', async () => {
     expect(provider).toMatchObject({
       name: 'africastalking',
-      idempotentSubmissions: true,
+      idempotentSubmissions: false,
       laterLegs: ['delivery'],
     });
     const order = await deliveryOf('254711082310');
@@ -163,12 +164,78 @@ describe('the Africa’s Talking provider against the fake Africa’s Talking', 
     ]);
   });
 
-  it('sends the recipient once when the same leg is submitted twice, by its Idempotency-Key', async () => {
+  it('sends the recipient once when the same leg is submitted twice, the second time not calling AT', async () => {
     const order = await deliveryOf('254711082301');
     expect(await submitLeg(order)).toEqual({ kind: 'accepted' });
     expect(await submitLeg(order)).toEqual({ kind: 'accepted' });
     expect(fake.deliveries.filter((delivery) => delivery.idempotencyKey === order.id)).toHaveLength(1);
+    expect(fake.requests.filter((request) => request.headers.idempotencyKey === order.id)).toHaveLength(1);
+  });
+
+  it('reads AT’s duplicate of an earlier send under the same key as taken, its outcome unknown', async () => {
+    const order = await deliveryOf('254711082311');
+    // A send AT took under the leg's key that this store never recorded (its answer lost elsewhere).
+    const earlier = await fetch(`${fake.url}/version1/airtime/send`, {
+      method: 'POST',
+      ...airtimeSendRequest({
+        ...account,
+        idempotencyKey: order.id,
+        mobile: '254711082311',
+        amountMinor: 5_000n,
+        currency: 'KES',
+      }),
+    });
+    expect(earlier.status).toBe(201);
+    expect(await submitLeg(order)).toEqual({
+      kind: 'unavailable',
+      reason:
+        "Africa's Talking answered that the send is a duplicate of one it took (HTTP 201: A duplicate request " +
+        'was received within the last 5 minutes); its outcome is unknown',
+    });
+    // Claimed, no requestId: asking about it is unknown, never not_found, and it is never sent again.
+    await expect(queryLeg(order.id)).rejects.toThrow(/may have been taken/);
+    expect(await submitLeg(order)).toMatchObject({ kind: 'unavailable', reason: /claimed already/ });
     expect(fake.requests.filter((request) => request.headers.idempotencyKey === order.id)).toHaveLength(2);
+  });
+
+  it('reads AT’s five-minute duplicate of another purchase’s same number and amount as unknown, not refused', async () => {
+    const first = await deliveryOf('254711082312');
+    const second = await deliveryOf('254711082312');
+    expect(await submitLeg(first)).toEqual({ kind: 'accepted' });
+    const answer = await submitLeg(second);
+    expect(answer).toEqual({
+      kind: 'unavailable',
+      reason:
+        "Africa's Talking answered that the send is a duplicate of one it took (A duplicate request was " +
+        'received within the last 5 minutes); its outcome is unknown',
+    });
+    expect(answer).not.toHaveProperty('taken');
+  });
+
+  it('tells of a send refused for the airtime wallet, and of each send taken with its discount', async () => {
+    const walletLow: unknown[] = [];
+    const sent: unknown[] = [];
+    const watched = createAfricasTalkingProvider({
+      store,
+      baseUrl: fake.url,
+      ...account,
+      timeoutMs: 2_000,
+      onWalletLow: (refusal) => walletLow.push(refusal),
+      onSent: (send) => sent.push(send),
+    });
+    const short = await deliveryOf('254711080007');
+    expect(await submitLeg(short, watched)).toEqual({
+      kind: 'refused',
+      reason: 'Insufficient Credit',
+      providerCode: 'AT_REFUSED',
+    });
+    expect(walletLow).toEqual([{ reference: short.id, amountMinor: 5_000n, reason: 'Insufficient Credit' }]);
+    const order = await deliveryOf('254711082313');
+    expect(await submitLeg(order, watched)).toEqual({ kind: 'accepted' });
+    expect(sent).toEqual([
+      { reference: order.id, requestId: requestIdOf(order.id), amountMinor: 5_000n, discount: 'KES 2.0000' },
+    ]);
+    expect(walletLow).toHaveLength(1);
   });
 
   it('has a number AT refuses at once refused, with AT’s reason, and records nothing', async () => {
@@ -210,11 +277,15 @@ describe('the Africa’s Talking provider against the fake Africa’s Talking', 
     const url = await listening(server);
     await closed(server);
     const nowhere = createAfricasTalkingProvider({ store, baseUrl: url, ...account, timeoutMs: 2_000 });
-    expect(await submitLeg(await deliveryOf('254711082304'), nowhere)).toEqual({
+    const order = await deliveryOf('254711082304');
+    expect(await submitLeg(order, nowhere)).toEqual({
       kind: 'unavailable',
       reason: `Africa's Talking could not be reached: ${new URL(url).host} could not be reached (ECONNREFUSED)`,
       taken: false,
     });
+    // Its claim given up: it counts as never made, so it may be sent later.
+    expect(await queryLeg(order.id)).toEqual({ kind: 'not_found' });
+    expect(await submitLeg(order)).toEqual({ kind: 'accepted' });
   });
 
   it('has a send AT never answers unavailable, its taking unknown', async () => {
@@ -222,10 +293,14 @@ describe('the Africa’s Talking provider against the fake Africa’s Talking', 
     const url = await listening(silent);
     const slow = createAfricasTalkingProvider({ store, baseUrl: url, ...account, timeoutMs: 100 });
     try {
-      expect(await submitLeg(await deliveryOf('254711082305'), slow)).toEqual({
+      const order = await deliveryOf('254711082305');
+      expect(await submitLeg(order, slow)).toEqual({
         kind: 'unavailable',
         reason: "Africa's Talking did not answer: no answer within 100 ms",
       });
+      // It may have been taken: never not_found, and never sent again.
+      await expect(queryLeg(order.id)).rejects.toThrow(/its send was claimed and may have been taken/);
+      expect(await submitLeg(order)).toMatchObject({ kind: 'unavailable' });
     } finally {
       await closed(silent);
     }
@@ -240,16 +315,26 @@ describe('the Africa’s Talking provider against the fake Africa’s Talking', 
       'declined',
       'Failed to deliver airtime: carrier error',
     ],
-  ] as const)('finds %s, its result naming the leg id', async (_what, mobile, status, outcome, reason) => {
-    const order = await deliveryOf(mobile);
-    await submitLeg(order);
-    const requestId = requestIdOf(order.id);
-    await until(() => statusOf(order.id) === status);
-    expect(await queryLeg(order.id)).toEqual({
-      kind: 'result',
-      result: { id: `at-query:${requestId}`, reference: order.id, outcome, providerCode: requestId, reason },
-    });
-  });
+  ] as const)(
+    'finds %s, its result naming the leg id, with the number and value as evidence',
+    async (_what, mobile, status, outcome, reason) => {
+      const order = await deliveryOf(mobile);
+      await submitLeg(order);
+      const requestId = requestIdOf(order.id);
+      await until(() => statusOf(order.id) === status);
+      expect(await queryLeg(order.id)).toEqual({
+        kind: 'result',
+        result: {
+          id: `at-query:${requestId}`,
+          reference: order.id,
+          outcome,
+          providerCode: requestId,
+          reason,
+          evidence: { mobile, amountMinor: 5_000n },
+        },
+      });
+    },
+  );
 
   it('finds a leg still with the carrier pending', async () => {
     const order = await deliveryOf('254711089004');
@@ -315,6 +400,8 @@ describe('the Africa’s Talking provider against the fake Africa’s Talking', 
     ).toBe(200);
   });
 
+  // Numbers other than the legs' above (with the same last four digits): AT refuses the same number and
+  // amount within five minutes as a duplicate.
   describe('airtime sent from the balance', () => {
     /** A recorded transaction of airtime sent from the balance: 50 KES for `mobile`. */
     async function sentTo(mobile: string): Promise<TransactionRecord> {
@@ -350,14 +437,14 @@ describe('the Africa’s Talking provider against the fake Africa’s Talking', 
       expect(await provider.submit(transaction)).toEqual({ kind: 'accepted' });
       expect(await provider.submit(transaction)).toEqual({ kind: 'accepted' });
       expect(fake.deliveries.filter((delivery) => delivery.idempotencyKey === key)).toHaveLength(1);
-      expect(fake.requests.filter((request) => request.headers.idempotencyKey === key)).toHaveLength(2);
+      expect(fake.requests.filter((request) => request.headers.idempotencyKey === key)).toHaveLength(1);
     });
 
     it.each([
       ['delivered completed', '254711082322', 'Success', 'completed', ''],
       [
         'to a 0005 number declined, with AT’s description',
-        '254711080005',
+        '254711090005',
         'Failed',
         'declined',
         'Failed to deliver airtime: carrier error',
@@ -379,13 +466,14 @@ describe('the Africa’s Talking provider against the fake Africa’s Talking', 
             outcome,
             providerCode: requestId,
             reason,
+            evidence: { mobile, amountMinor: 5_000n },
           },
         });
       },
     );
 
     it('finds one still with the carrier pending, and one never acknowledged not_found without asking AT', async () => {
-      const open = await sentTo('254711089004');
+      const open = await sentTo('254711099004');
       await provider.submit(open);
       expect(await provider.query(open.reference)).toEqual({ kind: 'pending' });
       const unsent = await sentTo('254711082323');

@@ -1,16 +1,27 @@
 // Africa's Talking as a provider: it carries airtime deliveries, a purchase's once the payer's money network
 // has taken the payment, or airtime sent from the caller's balance as the whole transaction, and nothing
-// else (no payment, no float, no refund). A send is keyed by an Idempotency-Key, the delivery leg's id, so
-// sending a leg again whose acknowledgement was lost repeats nothing (`idempotentSubmissions: true`). AT's
-// acknowledgement gives a requestId, recorded under the leg id (a purchase's) or the bare reference (a
-// send's, whose results then speak for the whole transaction): the status callback names the send by it
-// alone, and the transaction query asks by it. A send with no recorded requestId was never acknowledged,
-// and is `not_found`, after which the worker may send it again under the same key.
+// else (no payment, no float, no refund). AT does not replay a repeated send: within its window a repeat
+// of the same Idempotency-Key (the delivery leg's id) is refused as a duplicate, and after it the repeat is
+// a new send; the same number and amount within five minutes is refused as a duplicate too. So a send is
+// made once (`idempotentSubmissions: false`): it is claimed in the store before it is made, only the
+// claimant makes it, and a duplicate answer means "taken, outcome unknown", to be asked about, never a
+// refusal. A send that surely never left (the connection was refused) gives its claim up.
+//
+// AT's acknowledgement gives a requestId, recorded under the leg id (a purchase's) or the bare reference
+// (a send's, whose results then speak for the whole transaction): the status callback names the send by it
+// alone, and the transaction query asks by it. A send never claimed is `not_found`; one claimed with no
+// requestId recorded may have been taken, so asking about it fails (unknown) rather than say `not_found`.
 
 import { legId, type Store, type TransactionRecord } from '@topup/ledger';
 import type { LegOrder, Provider, ProviderStatus, SubmitResult } from '../provider.js';
 import { providerTablesReady } from '../provider-migrations.js';
-import { recordSubmissionId, submissionIdOf } from '../submission-ids.js';
+import {
+  attemptRecorded,
+  forgetAttempt,
+  recordAttempt,
+  recordSubmissionId,
+  submissionIdOf,
+} from '../submission-ids.js';
 import { callAfricasTalking, type AfricasTalkingEndpoint } from './africastalking-client.js';
 import { AFRICASTALKING_UNDELIVERED, africastalkingWebhooks } from './africastalking-webhooks.js';
 import { airtimeQueryRequest, readAirtimeQueryAnswer } from './airtime-query.js';
@@ -37,13 +48,67 @@ export interface AfricasTalkingProviderOptions {
   readonly apiKey: string;
   /** Longest wait for one answer. */
   readonly timeoutMs: number;
+  /**
+   * Told when AT refuses a send because the airtime wallet cannot pay for it: the wallet needs funding
+   * before any more airtime goes out (the service counts it and logs it at error).
+   */
+  readonly onWalletLow?: (refusal: AfricasTalkingRefusal) => void;
+  /** Told of each send AT took, with the discount AT gave on it (the service logs it). */
+  readonly onSent?: (sent: AfricasTalkingSend) => void;
   readonly now?: () => Date;
+}
+
+/**
+ * A send AT refused, as `onWalletLow` is told it: what was sent under which key, and AT's words.
+ *
+ * @example
+ * ```ts
+ * import type { AfricasTalkingRefusal } from '@topup/providers';
+ *
+ * const log = (refusal: AfricasTalkingRefusal) => console.error(`${refusal.reference}: ${refusal.reason}`);
+ * ```
+ */
+export interface AfricasTalkingRefusal {
+  /** The leg id (a purchase's delivery) or the reference (airtime sent from the balance). */
+  readonly reference: string;
+  readonly amountMinor: bigint;
+  readonly reason: string;
+}
+
+/**
+ * A send AT took, as `onSent` is told it: its requestId and AT's discount on it, as AT writes it.
+ *
+ * @example
+ * ```ts
+ * import type { AfricasTalkingSend } from '@topup/providers';
+ *
+ * const sent: AfricasTalkingSend = {
+ *   reference: 'TXVQYSN6XMFZTY-delivery', requestId: 'ATQid_1', amountMinor: 10_000n, discount: 'KES 4.0000',
+ * };
+ * ```
+ */
+export interface AfricasTalkingSend {
+  readonly reference: string;
+  readonly requestId: string;
+  readonly amountMinor: bigint;
+  /** `KES 4.0000`; blank when AT's answer did not say it. */
+  readonly discount: string;
 }
 
 const name = 'africastalking';
 
 /** The code a refused recipient's result carries: AT's answer gives a reason but no code of its own. */
 const REFUSED = 'AT_REFUSED';
+
+/**
+ * AT's duplicate answer: an earlier send under the same key (within AT's window), or of the same number
+ * and amount (within five minutes), was taken; what became of it is unknown until it is asked about. Never
+ * a refusal, and never "not taken".
+ */
+const duplicateOf = (said: string): SubmitResult => ({
+  kind: 'unavailable',
+  reason: `Africa's Talking answered that the send is a duplicate of one it took (${said}); its outcome is unknown`,
+});
 
 /**
  * The Africa's Talking provider: airtime deliveries sent keyed by their leg id, results pushed to the
@@ -66,10 +131,17 @@ export function createAfricasTalkingProvider(options: AfricasTalkingProviderOpti
   const now = options.now ?? (() => new Date());
   const endpoint: AfricasTalkingEndpoint = { baseUrl: options.baseUrl, timeoutMs: options.timeoutMs };
 
+  /** The answer to a send claimed already: made before (its answer lost) or being made now. */
+  const claimedElsewhere: SubmitResult = {
+    kind: 'unavailable',
+    reason:
+      'a send of this airtime was claimed already, by an earlier submission or one under way; its outcome is unknown',
+  };
+
   /**
-   * Sends `transaction`'s airtime keyed by its delivery leg's id, and records AT's requestId under
-   * `recordedAs`: the leg id for a purchase's later leg, or the bare reference for airtime sent from the
-   * caller's balance, whose delivery is the whole transaction.
+   * Sends `transaction`'s airtime keyed by its delivery leg's id, once: claimed under `recordedAs` before
+   * the call, and AT's requestId recorded under it after: the leg id for a purchase's later leg, or the
+   * bare reference for airtime sent from the caller's balance, whose delivery is the whole transaction.
    */
   async function deliver(transaction: TransactionRecord, recordedAs: string): Promise<SubmitResult> {
     const request = airtimeSendRequest({
@@ -81,14 +153,28 @@ export function createAfricasTalkingProvider(options: AfricasTalkingProviderOpti
       amountMinor: transaction.amountMinor,
       currency: transaction.currency,
     });
-    // Before the send: a store that cannot record the requestId should fail before AT takes anything.
+    // Before the send: a store that cannot record the claim should fail before AT takes anything.
     await providerTablesReady(store);
+    const acknowledged = () => submissionIdOf(store, name, recordedAs);
+    if ((await acknowledged()) !== undefined) return { kind: 'accepted' };
+    let won: boolean;
+    try {
+      won = await recordAttempt(store, name, recordedAs, now());
+    } catch {
+      return {
+        kind: 'unavailable',
+        reason: 'the send could not be claimed, so it was not made',
+        taken: false,
+      };
+    }
+    if (!won) return (await acknowledged()) === undefined ? claimedElsewhere : { kind: 'accepted' };
     const answer = await callAfricasTalking(endpoint, {
       method: 'POST',
       path: '/version1/airtime/send',
       ...request,
     });
     if (answer.kind === 'not_sent') {
+      await forgetAttempt(store, name, recordedAs);
       return {
         kind: 'unavailable',
         reason: `Africa's Talking could not be reached: ${answer.problem}`,
@@ -98,8 +184,11 @@ export function createAfricasTalkingProvider(options: AfricasTalkingProviderOpti
     if (answer.kind === 'no_answer') {
       return { kind: 'unavailable', reason: `Africa's Talking did not answer: ${answer.problem}` };
     }
+    const { amountMinor } = transaction;
     const read = readAirtimeSendAnswer(answer.status, answer.text);
     if (!read.ok) {
+      if (read.walletLow) options.onWalletLow?.({ reference: recordedAs, amountMinor, reason: read.problem });
+      if (read.duplicate) return duplicateOf(read.problem);
       const reason = `Africa's Talking did not take the delivery: ${read.problem}`;
       return read.nothingSent
         ? { kind: 'unavailable', reason, taken: false }
@@ -110,8 +199,13 @@ export function createAfricasTalkingProvider(options: AfricasTalkingProviderOpti
     if (recipient === undefined) {
       return { kind: 'unavailable', reason: "Africa's Talking answered the delivery with no recipient" };
     }
-    if (recipient.kind === 'refused')
+    if (recipient.kind === 'duplicate') return duplicateOf(recipient.reason);
+    if (recipient.kind === 'refused') {
+      if (recipient.walletLow) {
+        options.onWalletLow?.({ reference: recordedAs, amountMinor, reason: recipient.reason });
+      }
       return { kind: 'refused', reason: recipient.reason, providerCode: REFUSED };
+    }
     await recordSubmissionId(
       store,
       {
@@ -123,6 +217,12 @@ export function createAfricasTalkingProvider(options: AfricasTalkingProviderOpti
       },
       now(),
     );
+    options.onSent?.({
+      reference: recordedAs,
+      requestId: recipient.requestId,
+      amountMinor,
+      discount: recipient.discount,
+    });
     return { kind: 'accepted' };
   }
 
@@ -130,7 +230,13 @@ export function createAfricasTalkingProvider(options: AfricasTalkingProviderOpti
   async function ask(recordedAs: string): Promise<ProviderStatus> {
     await providerTablesReady(store);
     const submitted = await submissionIdOf(store, name, recordedAs);
-    if (submitted === undefined) return { kind: 'not_found' };
+    if (submitted === undefined) {
+      if (!(await attemptRecorded(store, name, recordedAs))) return { kind: 'not_found' };
+      // Claimed, so it may have been sent and taken, its answer lost: no proof it never happened.
+      throw new Error(
+        `Expected a requestId recorded for ${recordedAs}, found none: its send was claimed and may have been taken, so it is not called not found; asking again later.`,
+      );
+    }
     const requestId = submitted.providerId;
     const { path, headers } = airtimeQueryRequest({ username, apiKey, requestId });
     const answer = await callAfricasTalking(endpoint, { method: 'GET', path, headers });
@@ -151,6 +257,7 @@ export function createAfricasTalkingProvider(options: AfricasTalkingProviderOpti
             outcome: status.kind === 'delivered' ? 'completed' : 'declined',
             providerCode: requestId,
             reason: status.kind === 'delivered' ? '' : status.description || AFRICASTALKING_UNDELIVERED,
+            ...(status.evidence === undefined ? {} : { evidence: status.evidence }),
           },
         };
       case 'sent':
@@ -170,7 +277,7 @@ export function createAfricasTalkingProvider(options: AfricasTalkingProviderOpti
 
   return {
     name,
-    idempotentSubmissions: true,
+    idempotentSubmissions: false,
     laterLegs: ['delivery'],
     webhooks: africastalkingWebhooks,
 

@@ -25,6 +25,7 @@ describe('africastalkingWebhooks', () => {
           outcome: 'completed',
           providerCode: requestId,
           reason: '',
+          evidence: { mobile: '254711082300', amountMinor: 10_000n },
         },
       ],
     });
@@ -44,6 +45,7 @@ describe('africastalkingWebhooks', () => {
         status: 'Failed',
         phoneNumber: '+254711080005',
         description: 'carrier error',
+        value: 'KES 50.0000',
       }),
     );
     expect(failed).toEqual({
@@ -57,6 +59,7 @@ describe('africastalkingWebhooks', () => {
           outcome: 'declined',
           providerCode: 'ATQid_2',
           reason: 'carrier error',
+          evidence: { mobile: '254711080005', amountMinor: 5_000n },
         },
       ],
     });

@@ -1,12 +1,14 @@
 // Africa's Talking's pushed results as the server receives them at `/providers/africastalking/<token>/<event>`:
 // `airtime-status`, the status callback the AT dashboard is pointed at, which says whether the carrier
 // credited a send. It names the send only by AT's requestId, so it is read into a report the worker
-// matches to the id recorded when AT acknowledged the delivery leg. The event id carries the status as
+// matches to the id recorded when AT acknowledged the delivery leg, with the number and value it names as
+// evidence for the ledger to compare with the purchase. The event id carries the status as
 // well as the requestId, so a repeated callback is stored once while a different word about the same send
 // (which AT should never give) is kept, not silently dropped.
 
 import { createHash } from 'node:crypto';
 import type { WebhookCall, WebhookEvent, WebhookReceiver, WebhookReply } from '../provider.js';
+import { airtimeEvidence } from './airtime-evidence.js';
 import { parseAirtimeStatusCallback } from './airtime-status-callback.js';
 
 /**
@@ -29,8 +31,9 @@ function digestOf(body: string): string {
 function parseStatus(call: WebhookCall): WebhookEvent {
   const read = parseAirtimeStatusCallback(call.contentType, call.body);
   if (!read.ok) return { kind: 'garbled', problem: read.problem };
-  const { requestId, delivered, description } = read.status;
+  const { requestId, delivered, description, phoneNumber, value } = read.status;
   const id = `airtime-status:${requestId}:${delivered ? 'Success' : 'Failed'}`;
+  const evidence = airtimeEvidence(phoneNumber, value);
   return {
     kind: 'reports',
     eventId: id,
@@ -42,6 +45,7 @@ function parseStatus(call: WebhookCall): WebhookEvent {
         outcome: delivered ? 'completed' : 'declined',
         providerCode: requestId,
         reason: delivered ? '' : description || AFRICASTALKING_UNDELIVERED,
+        ...(evidence === undefined ? {} : { evidence }),
       },
     ],
   };

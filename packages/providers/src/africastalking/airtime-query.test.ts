@@ -21,6 +21,7 @@ describe('readAirtimeQueryAnswer', () => {
     expect(readAirtimeQueryAnswer(200, fixture('query-answer-delivered'))).toEqual({
       kind: 'delivered',
       requestId: 'ATQid_dba7c4a6c51b8a3e5b2f9c4d1e7a0b3c',
+      evidence: { mobile: '254711082300', amountMinor: 10_000n },
     });
   });
 

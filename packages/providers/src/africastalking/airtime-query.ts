@@ -1,9 +1,12 @@
 // Asking Africa's Talking what became of one airtime send, by the requestId its answer gave: the pull path
-// that recovers a status callback that was lost or never came. `GET /query/transaction/find` with the
-// apiKey header; the answer's shape is known from the SDKs rather than the documentation, so it is read
-// tolerantly, and anything unclear is `unknown`, never a failure.
+// that recovers a status callback that was lost or never came, with the number and value it names as
+// evidence. `GET /query/transaction/find` with the apiKey header; the answer's shape is known from the SDKs
+// rather than the documentation, so it is read tolerantly, and anything unclear is `unknown`, never a
+// failure.
 
+import type { ResultEvidence } from '../provider.js';
 import { objectOf, parsedJson, textOf } from '../tolerant-json.js';
+import { airtimeEvidence } from './airtime-evidence.js';
 
 /**
  * The request that asks about one send: a path with its query, and the headers.
@@ -40,8 +43,13 @@ export function airtimeQueryRequest(input: {
  * ```
  */
 export type AirtimeQueryStatus =
-  | { readonly kind: 'delivered'; readonly requestId: string }
-  | { readonly kind: 'failed'; readonly requestId: string; readonly description: string }
+  | { readonly kind: 'delivered'; readonly requestId: string; readonly evidence?: ResultEvidence }
+  | {
+      readonly kind: 'failed';
+      readonly requestId: string;
+      readonly description: string;
+      readonly evidence?: ResultEvidence;
+    }
   | { readonly kind: 'sent'; readonly requestId: string }
   | { readonly kind: 'not_found' }
   | { readonly kind: 'unknown'; readonly problem: string };
@@ -53,8 +61,8 @@ export type AirtimeQueryStatus =
  * ```ts
  * import { readAirtimeQueryAnswer } from '@topup/providers';
  *
- * readAirtimeQueryAnswer(200, '{"status":"Success","data":{"requestId":"ATQid_1","status":"Success"}}');
- * // { kind: 'delivered', requestId: 'ATQid_1' }
+ * readAirtimeQueryAnswer(200, '{"status":"Success","data":{"requestId":"ATQid_1","status":"Success","value":"KES 100.0000"}}');
+ * // { kind: 'delivered', requestId: 'ATQid_1', evidence: { amountMinor: 10_000n } }
  * ```
  */
 export function readAirtimeQueryAnswer(status: number, text: string): AirtimeQueryStatus {
@@ -73,9 +81,11 @@ export function readAirtimeQueryAnswer(status: number, text: string): AirtimeQue
   const requestId = textOf(data?.['requestId']) ?? '';
   const sendStatus = textOf(data?.['status']) ?? '';
   if (requestId === '') return { kind: 'unknown', problem: 'expected data.requestId, found none' };
-  if (sendStatus === 'Success') return { kind: 'delivered', requestId };
+  const found = airtimeEvidence(textOf(data?.['phoneNumber']), textOf(data?.['value'] ?? data?.['amount']));
+  const evidence = found === undefined ? {} : { evidence: found };
+  if (sendStatus === 'Success') return { kind: 'delivered', requestId, ...evidence };
   if (sendStatus === 'Failed') {
-    return { kind: 'failed', requestId, description: textOf(data?.['description']) ?? '' };
+    return { kind: 'failed', requestId, description: textOf(data?.['description']) ?? '', ...evidence };
   }
   if (sendStatus === 'Sent' || sendStatus === 'Queued') return { kind: 'sent', requestId };
   return {

@@ -49,21 +49,51 @@ describe('readAirtimeSendAnswer', () => {
     expect(readAirtimeSendAnswer(201, fixture('send-answer-sent'))).toEqual({
       ok: true,
       recipients: [
-        { kind: 'sent', requestId: 'ATQid_dba7c4a6c51b8a3e5b2f9c4d1e7a0b3c', phoneNumber: '+254711082300' },
+        {
+          kind: 'sent',
+          requestId: 'ATQid_dba7c4a6c51b8a3e5b2f9c4d1e7a0b3c',
+          phoneNumber: '+254711082300',
+          discount: 'KES 4.0000',
+        },
       ],
     });
   });
 
-  it('reads a recipient refused, with Africa’s Talking’s reason', () => {
+  it('reads a recipient refused, with Africa’s Talking’s reason, flagging a wallet that cannot pay', () => {
     expect(readAirtimeSendAnswer(201, fixture('send-answer-refused'))).toEqual({
       ok: true,
       recipients: [
+        { kind: 'refused', reason: 'Invalid phone number', phoneNumber: '+254811082301', walletLow: false },
+      ],
+    });
+    expect(readAirtimeSendAnswer(201, fixture('send-answer-wallet-low'))).toEqual({
+      ok: true,
+      recipients: [
+        { kind: 'refused', reason: 'Insufficient Credit', phoneNumber: '+254711082301', walletLow: true },
+      ],
+    });
+  });
+
+  it('reads a recipient refused as a duplicate as a duplicate, never as a refusal', () => {
+    expect(readAirtimeSendAnswer(201, fixture('send-answer-recipient-duplicate'))).toEqual({
+      ok: true,
+      recipients: [
         {
-          kind: 'refused',
+          kind: 'duplicate',
           reason: 'A duplicate request was received within the last 5 minutes',
           phoneNumber: '+254711082301',
         },
       ],
+    });
+  });
+
+  it('reads a whole answer refused as a duplicate as taken, its outcome unknown, never as nothing sent', () => {
+    expect(readAirtimeSendAnswer(201, fixture('send-answer-duplicate'))).toEqual({
+      ok: false,
+      problem: 'HTTP 201: A duplicate request was received within the last 5 minutes',
+      nothingSent: false,
+      duplicate: true,
+      walletLow: false,
     });
   });
 
@@ -72,11 +102,15 @@ describe('readAirtimeSendAnswer', () => {
       ok: false,
       problem: 'HTTP 502 with a body that is not JSON: "<html><body>Bad Gateway</body></html>"',
       nothingSent: false,
+      duplicate: false,
+      walletLow: false,
     });
     expect(readAirtimeSendAnswer(201, '{"errorMessage":"None","responses":[]}')).toEqual({
       ok: false,
       problem: 'HTTP 201: None',
       nothingSent: true,
+      duplicate: false,
+      walletLow: false,
     });
   });
 
@@ -85,11 +119,15 @@ describe('readAirtimeSendAnswer', () => {
       ok: false,
       problem: 'HTTP 401: The supplied authentication is invalid',
       nothingSent: true,
+      duplicate: false,
+      walletLow: false,
     });
     expect(readAirtimeSendAnswer(400, '{"errorMessage":"Invalid recipients"}')).toEqual({
       ok: false,
       problem: 'HTTP 400: Invalid recipients',
       nothingSent: true,
+      duplicate: false,
+      walletLow: false,
     });
   });
 });

@@ -13,6 +13,8 @@ describe('parseAirtimeStatusCallback', () => {
         delivered: true,
         phoneNumber: '+254711082300',
         description: 'Airtime Delivered Successfully',
+        value: 'KES 100.0000',
+        discount: 'KES 4.0000',
       },
     });
   });
@@ -32,6 +34,8 @@ describe('parseAirtimeStatusCallback', () => {
           delivered: false,
           phoneNumber: '+254711082300',
           description: 'Airtime delivery failed',
+          value: '',
+          discount: '',
         },
       });
     }

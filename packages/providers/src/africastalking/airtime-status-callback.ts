@@ -13,7 +13,7 @@ import { objectOf, parsedJson, textOf } from '../tolerant-json.js';
  * import { parseAirtimeStatusCallback } from '@topup/providers';
  *
  * parseAirtimeStatusCallback('application/json', '{"requestId":"ATQid_1","status":"Success","phoneNumber":"+254712345678"}');
- * // { ok: true, status: { requestId: 'ATQid_1', delivered: true, phoneNumber: '+254712345678', description: '' } }
+ * // { ok: true, status: { requestId: 'ATQid_1', delivered: true, phoneNumber: '+254712345678', description: '', value: '', discount: '' } }
  * ```
  */
 export interface AirtimeStatus {
@@ -22,6 +22,10 @@ export interface AirtimeStatus {
   readonly delivered: boolean;
   readonly phoneNumber: string;
   readonly description: string;
+  /** The value sent, as AT writes it (`KES 100.0000`); blank when the callback does not say it. */
+  readonly value: string;
+  /** AT's discount on it, as AT writes it (`KES 4.0000`); blank when the callback does not say it. */
+  readonly discount: string;
 }
 
 /**
@@ -60,6 +64,8 @@ export function parseAirtimeStatusCallback(
       delivered: status === 'Success',
       phoneNumber: field('phoneNumber') ?? '',
       description: field('description') ?? '',
+      value: field('value') ?? field('amount') ?? '',
+      discount: field('discount') ?? '',
     },
   };
 }

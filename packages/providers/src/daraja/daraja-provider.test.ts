@@ -13,7 +13,7 @@ import { startFakeDaraja, type FakeDaraja } from '../fakes/fake-daraja.js';
 import type { LegOrder, Provider, ProviderReport } from '../provider.js';
 import { migrateProviders } from '../provider-migrations.js';
 import { submissionIdOf } from '../submission-ids.js';
-import { requestAirtime } from '../testing/recorded-transactions.js';
+import { requestAirtime, requestFloat } from '../testing/recorded-transactions.js';
 import { createDarajaProvider, type DarajaProviderOptions } from './daraja-provider.js';
 import { darajaWebhooks } from './daraja-webhooks.js';
 import { securityCredential } from './security-credential.js';
@@ -171,6 +171,7 @@ describe('the Daraja provider’s airtime legs', () => {
       outcome: 'completed',
       providerCode: expect.stringMatching(/^TK[0-9A-F]{8}$/) as unknown,
       reason: '',
+      evidence: { amountMinor: 5_000n, mobile: '254708374149' },
     });
   });
 
@@ -247,11 +248,14 @@ describe('the Daraja provider’s airtime legs', () => {
       outcome: 'completed',
       providerCode: held?.reversalReceipt,
       reason: '',
+      evidence: { amountMinor: 5_000n },
     });
     expect(fake.requests.at(-1)?.body).toMatchObject({
       CommandID: 'TransactionReversal',
       TransactionID: receipt,
       Amount: 50,
+      // The short code the payer paid: the paybill, here the short code itself.
+      ReceiverParty: app.shortCode,
       Remarks: 'Airtime not delivered',
     });
 
@@ -263,6 +267,68 @@ describe('the Daraja provider’s airtime legs', () => {
     expect(await reportsAbout(second.providerId)).toMatchObject([
       { about: 'submission', outcome: 'completed', providerCode: 'R000001' },
     ]);
+  });
+
+  it.each([
+    ['a paybill other than the short code', 'CustomerPayBillOnline', '174380', '174380'],
+    [
+      'a till, whose payments the store’s short code receives',
+      'CustomerBuyGoodsOnline',
+      '5123456',
+      app.shortCode,
+    ],
+  ] as const)(
+    'names the short code paid as the reversal’s ReceiverParty when collecting on %s',
+    async (_case, transactionType, partyB, receiverParty) => {
+      const collecting = createDarajaProvider({
+        ...options,
+        stk: { passkey: app.passkey, transactionType, partyB },
+      });
+      const transaction = await requestAirtime(ledger, accountId, recipient, '254708374149');
+      expect(await collecting.submit(transaction)).toEqual({ kind: 'accepted' });
+      const prompt = await recordedFor(legId(transaction.reference, 'payment'));
+      const [payment] = await reportsAbout(prompt.providerId);
+      const order = refund(transaction, payment?.providerCode ?? '');
+      expect(await collecting.submitLeg?.(order)).toEqual({ kind: 'accepted' });
+      expect(fake.requests.at(-1)?.body).toMatchObject({ ReceiverParty: receiverParty });
+      const reversal = await recordedFor(order.id);
+      expect(await reportsAbout(reversal.providerId)).toMatchObject([{ outcome: 'completed' }]);
+    },
+  );
+
+  it('pays float from the disbursement short code as its initiator, and asks about it as that initiator', async () => {
+    const split = await startFakeDaraja({
+      ...credentials,
+      ...app,
+      promptMs,
+      b2b: { shortCode: '700700', initiatorName: 'floatapi', initiatorPassword: 'float password' },
+    });
+    try {
+      const floats = createDarajaProvider({
+        ...options,
+        endpoint: { baseUrl: split.url, timeoutMs: 2_000 },
+        b2b: {
+          shortCode: '700700',
+          initiatorName: 'floatapi',
+          securityCredential: securityCredential('float password', certificate),
+        },
+      });
+      await ledger.fund(accountId, 'float', 10_000n);
+      const float = await requestFloat(ledger, accountId, '254712300002');
+      expect(await floats.submit(float)).toEqual({ kind: 'accepted' });
+      expect(split.requests.at(-1)?.body).toMatchObject({ Initiator: 'floatapi', PartyA: '700700' });
+      expect(await floats.query(float.reference)).toEqual({ kind: 'pending' });
+      expect(split.requests.at(-1)).toMatchObject({
+        path: '/mpesa/transactionstatus/v1/query',
+        body: { Initiator: 'floatapi', PartyA: '700700' },
+      });
+      const payment = await recordedFor(float.reference);
+      expect(await reportsAbout(payment.providerId)).toMatchObject([
+        { outcome: 'completed', evidence: { amountMinor: 10_000n, partyCode: '765432' } },
+      ]);
+    } finally {
+      await split.close();
+    }
   });
 
   it('does not reverse again when the same refund leg is submitted again', async () => {
@@ -318,6 +384,7 @@ describe('the Daraja provider’s airtime legs', () => {
         outcome: 'completed',
         providerCode: held?.reversalReceipt,
         reason: '',
+        evidence: { amountMinor: 5_000n, mobile: '254708374149' },
       },
     ]);
   });

@@ -1,10 +1,17 @@
 // M-Pesa through Safaricom's Daraja as a provider. It carries agent float as a B2B payment from our short
 // code to the agent's store number (experimental: Daraja documents no agent-float product, so the command
 // is configurable), and an airtime purchase's payment leg as an STK Push prompt on the payer's phone and
-// its refund leg as a Reversal of that payment's M-Pesa receipt. Neither B2B nor STK Push takes an id of
-// ours, so a submission whose acknowledgement is lost cannot be told from one never made: it is never sent
-// again (`idempotentSubmissions: false`), and a submission with no recorded id (ConversationID,
-// CheckoutRequestID) cannot be asked about, which leaves it to reconciliation and an operator.
+// its refund leg as a Reversal of that payment's M-Pesa receipt. Neither B2B, STK Push nor Reversal takes
+// an id of ours, so a submission whose acknowledgement is lost cannot be told from one never made: each
+// call is claimed in the store before it is made and only the claimant makes it, it is never sent again
+// (`idempotentSubmissions: false`), and a submission with no recorded id (ConversationID,
+// CheckoutRequestID) cannot be asked about, which leaves it to reconciliation and an operator. A call that
+// surely never left (the connection was refused) gives its claim up, so it counts as never made.
+//
+// Real merchants collect on one short code and pay out from another: STK Push and Reversal use the
+// collection short code and its initiator, B2B (float) the disbursement short code and its initiator
+// (`b2b`, the collection ones when absent), and each Transaction Status query asks as the initiator of the
+// call it asks about.
 //
 // Initiator calls (B2B, Reversal) answer only pushed, to ResultURL; asking about one sends a Transaction
 // Status query whose answer comes the same way, so `query`/`queryLeg` answer `pending` and the pushed Result
@@ -19,6 +26,7 @@ import { providerTablesReady } from '../provider-migrations.js';
 import { createSharedAccessToken } from '../shared-access-token.js';
 import {
   attemptRecorded,
+  forgetAttempt,
   recordAttempt,
   recordSubmissionId,
   submissionIdOf,
@@ -65,6 +73,16 @@ export interface DarajaProviderOptions {
   readonly b2bCommandId: string;
   /** `{PUBLIC_BASE_URL}/providers/daraja/{PROVIDER_WEBHOOK_TOKEN}`: `/result`, `/timeout` and `/stk` are added. */
   readonly webhookUrl: string;
+  /**
+   * The short code agent float is paid from and the initiator of its B2B payments, where they differ from
+   * the collection short code (`shortCode`) and its initiator, as they do for most merchants.
+   */
+  readonly b2b?: {
+    readonly shortCode: string;
+    readonly initiatorName: string;
+    /** `securityCredential(initiatorPassword, certificate)` of the B2B initiator. */
+    readonly securityCredential: string;
+  };
   /**
    * How airtime's payment is collected by STK Push: the Lipa na M-Pesa Online passkey of `shortCode`, and
    * the paybill or till paid. Without it, airtime is not taken.
@@ -153,30 +171,68 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
     issue: () => issueDarajaToken(endpoint, options.credentials),
     now,
   });
-  const initiator: DarajaInitiator = {
-    initiatorName: options.initiatorName,
-    securityCredential: options.securityCredential,
-    shortCode: options.shortCode,
+  const urls = {
     resultUrl: `${options.webhookUrl}/result`,
     queueTimeoutUrl: `${options.webhookUrl}/timeout`,
   };
+  /** Who reverses payments to the collection short code, and asks about those reversals. */
+  const collector: DarajaInitiator = {
+    initiatorName: options.initiatorName,
+    securityCredential: options.securityCredential,
+    shortCode: options.shortCode,
+    ...urls,
+  };
+  /** Who pays agent float from the disbursement short code, and asks about those payments. */
+  const disburser: DarajaInitiator = options.b2b === undefined ? collector : { ...options.b2b, ...urls };
+  /**
+   * The short code a prompt's payment was made to, which its reversal names: the paybill paid, or for a
+   * till (whose payments the store's short code receives) the short code the prompt was sent as.
+   */
+  const paidShortCode =
+    options.stk?.transactionType === 'CustomerPayBillOnline' ? options.stk.partyB : options.shortCode;
   /** Records the ids of an acknowledged call, which its Result will name. */
   const remember = (ids: Acknowledgement, reference: string, purpose: SubmissionId['purpose']) =>
     recordSubmissionId(store, { provider: name, ...ids, reference, purpose }, now());
 
-  /**
-   * Marks a call about to be sent that Daraja cannot deduplicate; false when the mark could not be
-   * written, in which case the call is not sent (nothing was, so nothing can come of it).
-   */
-  const marked = (reference: string) =>
-    recordAttempt(store, name, reference, now()).then(
-      () => true,
-      () => false,
-    );
-  /** A call sent before whose acknowledgement was lost: never sent again, whoever asks. */
-  const sentUnacknowledged = (reference: string) => attemptRecorded(store, name, reference);
-  const unanswered: SubmitResult = { kind: 'unavailable', reason: 'the provider did not answer in time' };
+  /** The answer to a call claimed already: made before (its acknowledgement lost) or being made now. */
+  const claimedElsewhere: SubmitResult = {
+    kind: 'unavailable',
+    reason: 'the call was claimed already, by an earlier submission or one under way; its outcome is unknown',
+  };
   const notSent: SubmitResult = { kind: 'unavailable', reason: NOT_TAKEN, taken: false };
+
+  /**
+   * Makes the one call for `reference` that Daraja cannot deduplicate: not at all when its id is recorded
+   * (acknowledged before) or another submission holds its claim; otherwise claimed first, so that of two
+   * submissions at once only one calls. A call that never left gives its claim up.
+   */
+  const callOnce = async (
+    reference: string,
+    path: string,
+    body: Readonly<Record<string, unknown>>,
+    ids: { readonly id: string; readonly other: string } = initiatorIds,
+  ): Promise<SubmitResult> => {
+    await providerTablesReady(store);
+    const acknowledgedBefore = async () => (await submissionIdOf(store, name, reference)) !== undefined;
+    if (await acknowledgedBefore()) return { kind: 'accepted' };
+    let won: boolean;
+    try {
+      won = await recordAttempt(store, name, reference, now());
+    } catch {
+      // No claim could be written, so no call is made: nothing can come of it.
+      return notSent;
+    }
+    // Lost to a claimant whose call may have been acknowledged meanwhile.
+    if (!won) return (await acknowledgedBefore()) ? { kind: 'accepted' } : claimedElsewhere;
+    const answer = await callDaraja(endpoint, tokens, path, body);
+    if (answer.kind === 'not_sent') await forgetAttempt(store, name, reference);
+    const read = acknowledged(answer, ids);
+    if ('kind' in read) return read;
+    // Recorded before answering: a Result or callback may overtake the acknowledgement, and is applied
+    // only once the worker finds its id here.
+    await remember(read, reference, 'submission');
+    return { kind: 'accepted' };
+  };
 
   /** The id recorded for the submission of `reference`; a call never acknowledged cannot be asked about. */
   const recordedId = async (reference: string, what: string): Promise<SubmissionId> => {
@@ -193,7 +249,7 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
    * Asks Transaction Status about an initiator call (B2B, Reversal) by its OriginatorConversationID. The
    * answer comes pushed, naming the query's ConversationID, recorded for `reference` as a status query.
    */
-  const askStatus = async (reference: string): Promise<ProviderStatus> => {
+  const askStatus = async (reference: string, initiator: DarajaInitiator): Promise<ProviderStatus> => {
     const submitted = await recordedId(reference, 'a ConversationID');
     const body = transactionStatusRequest({
       ...initiator,
@@ -219,10 +275,6 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
     if (payerMobile === '') {
       return { kind: 'refused', reason: 'no payer to prompt for the payment', providerCode: 'NO_PAYER' };
     }
-    const leg = legId(transaction.reference, 'payment');
-    await providerTablesReady(store);
-    // A prompt already acknowledged is not sent again: the payer would be asked to pay twice.
-    if ((await submissionIdOf(store, name, leg)) !== undefined) return { kind: 'accepted' };
     let body;
     try {
       body = stkPushRequest({
@@ -241,17 +293,13 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
     } catch {
       return notWholeShillings;
     }
-    if (await sentUnacknowledged(leg)) return unanswered;
-    if (!(await marked(leg))) return notSent;
-    const answer = acknowledged(
-      await callDaraja(endpoint, tokens, '/mpesa/stkpush/v1/processrequest', body),
+    // Made once: prompted twice, the payer would be asked to pay twice.
+    return callOnce(
+      legId(transaction.reference, 'payment'),
+      '/mpesa/stkpush/v1/processrequest',
+      body,
       stkIds,
     );
-    if ('kind' in answer) return answer;
-    // Recorded before answering: the callback may overtake the acknowledgement, and is applied only once
-    // the worker finds its CheckoutRequestID here.
-    await remember(answer, leg, 'submission');
-    return { kind: 'accepted' };
   };
 
   /**
@@ -297,13 +345,11 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
     if (order.paymentReference === '') {
       return { kind: 'refused', reason: 'no M-Pesa receipt to reverse', providerCode: 'NO_RECEIPT' };
     }
-    await providerTablesReady(store);
-    // A reversal already acknowledged is not sent again; sent again, it would end R000001 all the same.
-    if ((await submissionIdOf(store, name, order.id)) !== undefined) return { kind: 'accepted' };
     let body;
     try {
       body = reversalRequest({
-        ...initiator,
+        ...collector,
+        receiverParty: paidShortCode,
         receipt: order.paymentReference,
         amountMinor: order.transaction.amountMinor,
         remarks: 'Airtime not delivered',
@@ -311,10 +357,8 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
     } catch {
       return notWholeShillings;
     }
-    const answer = acknowledged(await callDaraja(endpoint, tokens, '/mpesa/reversal/v1/request', body));
-    if ('kind' in answer) return answer;
-    await remember(answer, order.id, 'submission');
-    return { kind: 'accepted' };
+    // Made once, like every money call: a second reversal would end R000001, but only if the first had.
+    return callOnce(order.id, '/mpesa/reversal/v1/request', body);
   };
 
   return {
@@ -329,7 +373,7 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
       let body;
       try {
         body = b2bPaymentRequest({
-          ...initiator,
+          ...disburser,
           commandId: options.b2bCommandId,
           storeNumber: recipient.store_number,
           agentNumber: recipient.agent_number,
@@ -339,14 +383,7 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
       } catch {
         return notWholeShillings;
       }
-      await providerTablesReady(store);
-      if ((await submissionIdOf(store, name, reference)) !== undefined) return { kind: 'accepted' };
-      if (await sentUnacknowledged(reference)) return unanswered;
-      if (!(await marked(reference))) return notSent;
-      const answer = acknowledged(await callDaraja(endpoint, tokens, '/mpesa/b2b/v1/paymentrequest', body));
-      if ('kind' in answer) return answer;
-      await remember(answer, reference, 'submission');
-      return { kind: 'accepted' };
+      return callOnce(reference, '/mpesa/b2b/v1/paymentrequest', body);
     },
 
     // Every result is pushed (or answered to a query); none waits to be pulled.
@@ -359,7 +396,9 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
       // float's B2B under the reference itself.
       const payment = legId(reference, 'payment');
       if ((await submissionIdOf(store, name, payment)) !== undefined) return askPrompt(payment);
-      if ((await submissionIdOf(store, name, reference)) !== undefined) return askStatus(reference);
+      if ((await submissionIdOf(store, name, reference)) !== undefined) {
+        return askStatus(reference, disburser);
+      }
       // No id: either the call was never made (a crash before it), which it may be now, or its
       // acknowledgement was lost, after which it cannot be asked about and must never be made again.
       const attempted =
@@ -379,7 +418,7 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
       const leg = parseLegId(id);
       await providerTablesReady(store);
       if (leg?.kind === 'payment') return askPrompt(id);
-      if (leg?.kind === 'refund') return askStatus(id);
+      if (leg?.kind === 'refund') return askStatus(id, collector);
       throw new Error(`Expected a payment or refund leg id to ask Daraja about, received ${id}.`);
     },
   };

@@ -27,6 +27,7 @@ describe('darajaWebhooks', () => {
           outcome: 'completed',
           providerCode: 'TKO5X7Y8Z9',
           reason: '',
+          evidence: { amountMinor: 19_000n, partyCode: '000000' },
         },
       ],
     });
@@ -53,15 +54,24 @@ describe('darajaWebhooks', () => {
           outcome: 'completed',
           providerCode: 'TKO5X7Y8Z9',
           reason: '',
+          evidence: { amountMinor: 150_000n, partyCode: '400400' },
         },
       ],
     });
   });
 
-  it('reads a status query that found nothing as a report about a submission, which its id is not', () => {
+  it('stores a status query that found nothing (2032, undocumented) as nothing to apply', () => {
     expect(darajaWebhooks.parse(result('status-result-not-found'))).toMatchObject({
-      kind: 'reports',
-      reports: [{ providerId: 'AG_20261124_00007c1e0b6f4a3d2e19', about: 'submission', outcome: 'declined' }],
+      kind: 'ignored',
+      eventId: 'result:AG_20261124_00007c1e0b6f4a3d2e19:2032',
+    });
+  });
+
+  it('leaves a call unknown on a Result code that does not say it moved nothing, never declining it', () => {
+    expect(darajaWebhooks.parse(result('b2b-result-internal-failure'))).toEqual({
+      kind: 'ignored',
+      eventId: 'result:AG_20261124_0000657265d5fa9ae5c1:17',
+      why: 'M-Pesa result 17 (Internal Failure) does not say whether the call moved money; Transaction Status will be asked',
     });
   });
 
@@ -77,6 +87,7 @@ describe('darajaWebhooks', () => {
           outcome: 'completed',
           providerCode: 'TK7A1C3E5B',
           reason: '',
+          evidence: { amountMinor: 5_000n },
         },
       ],
     });
@@ -111,6 +122,7 @@ describe('darajaWebhooks', () => {
           outcome: 'completed',
           providerCode: 'NLJ7RT61SV',
           reason: '',
+          evidence: { amountMinor: 100n, mobile: '254708374149' },
         },
       ],
     });
@@ -118,12 +130,35 @@ describe('darajaWebhooks', () => {
 
   it.each([
     ['stk-callback-cancelled', '1032', 'the payer cancelled the payment prompt'],
-    ['stk-callback-string-code', 'SFC_IC0003', 'the payer has no M-Pesa account'],
+    [
+      'stk-callback-string-code',
+      'SFC_IC0003',
+      'M-Pesa does not know the paybill or till paid (wrong TransactionType or PartyB)',
+    ],
   ])('reads the callback %s as a declined payment with its result code', (name, code, reason) => {
     expect(darajaWebhooks.parse(result(name, 'stk'))).toMatchObject({
       kind: 'reports',
       reports: [{ about: 'submission', outcome: 'declined', providerCode: code, reason }],
     });
+  });
+
+  it('gives a masked payer’s number as the callback wrote it, with the amount paid', () => {
+    expect(darajaWebhooks.parse(result('stk-callback-masked-phone', 'stk'))).toMatchObject({
+      kind: 'reports',
+      reports: [{ outcome: 'completed', evidence: { amountMinor: 50_000n, mobile: '2547******149' } }],
+    });
+  });
+
+  it('stores a callback with an undocumented code as nothing to apply, so STK Query asks again', () => {
+    const event = darajaWebhooks.parse(result('stk-callback-undocumented-code', 'stk'));
+    expect(event).toEqual({
+      kind: 'ignored',
+      eventId: 'stk:ws_CO_191220191020363926:1001',
+      why:
+        'M-Pesa result 1001 is not documented: the payment is unknown (Unable to lock subscriber, a transaction ' +
+        'is already in process for the current subscriber); STK Query will ask about ws_CO_191220191020363926 again',
+    });
+    expect(darajaWebhooks.reply(event).status).toBe(200);
   });
 
   it('keeps a prompt’s callback it cannot read as garbled, answered 400', () => {
@@ -183,7 +218,15 @@ describe('darajaWebhooks', () => {
     });
     expect(event).toMatchObject({
       kind: 'reports',
-      reports: [{ about: 'status', outcome: 'declined', providerCode: '', reason: DARAJA_DECLINED }],
+      reports: [
+        {
+          about: 'status',
+          outcome: 'declined',
+          providerCode: '',
+          reason: DARAJA_DECLINED,
+          evidence: { amountMinor: 150_000n },
+        },
+      ],
     });
   });
 });

@@ -71,7 +71,9 @@ export function b2bPaymentRequest(
 }
 
 /**
- * A reversal of a paid STK prompt, named by its M-Pesa receipt, back to the payer.
+ * A reversal of a paid STK prompt, named by its M-Pesa receipt, back to the payer. `receiverParty` is the
+ * short code the payment was made to (the paybill paid, or a till's store short code); the initiator's
+ * `shortCode` when not given.
  *
  * @throws when the amount is not whole shillings.
  *
@@ -92,6 +94,7 @@ export function reversalRequest(
     readonly receipt: string;
     readonly amountMinor: bigint;
     readonly remarks: string;
+    readonly receiverParty?: string;
   },
 ): Record<string, string | number> {
   return {
@@ -100,7 +103,7 @@ export function reversalRequest(
     CommandID: 'TransactionReversal',
     TransactionID: input.receipt,
     Amount: wholeShillings(input.amountMinor),
-    ReceiverParty: input.shortCode,
+    ReceiverParty: input.receiverParty ?? input.shortCode,
     RecieverIdentifierType: '11',
     Remarks: input.remarks.slice(0, 100),
     QueueTimeOutURL: input.queueTimeoutUrl,

@@ -63,6 +63,7 @@ function parametersOf(result: Readonly<Record<string, unknown>>): ReadonlyMap<st
  * ```ts
  * import { parseInitiatorResult } from '@topup/providers';
  *
+ * declare const body: string; // the raw body Daraja POSTed
  * const read = parseInitiatorResult(JSON.parse(body));
  * if (read.ok && read.result.resultCode === '0') console.log('paid', read.result.transactionId);
  * ```

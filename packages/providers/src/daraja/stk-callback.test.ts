@@ -20,6 +20,7 @@ describe('parseStkCallback', () => {
         outcome: { kind: 'paid' },
         receipt: 'NLJ7RT61SV',
         amountMinor: 100n,
+        mobile: '254708374149',
       },
     });
   });
@@ -41,6 +42,17 @@ describe('parseStkCallback', () => {
     expect(parseStkCallback(fixture('stk-callback-string-code'))).toMatchObject({
       ok: true,
       callback: { resultCode: 'SFC_IC0003', outcome: { kind: 'declined' } },
+    });
+  });
+
+  it('reads a masked PhoneNumber as text, and an undocumented code as unknown rather than declined', () => {
+    expect(parseStkCallback(fixture('stk-callback-masked-phone'))).toMatchObject({
+      ok: true,
+      callback: { outcome: { kind: 'paid' }, amountMinor: 50_000n, mobile: '2547******149' },
+    });
+    expect(parseStkCallback(fixture('stk-callback-undocumented-code'))).toMatchObject({
+      ok: true,
+      callback: { resultCode: '1001', outcome: { kind: 'unknown' }, receipt: '', mobile: undefined },
     });
   });
 

@@ -1,8 +1,10 @@
 // The STK Push callback Daraja POSTs to our CallBackURL when a payment prompt ends, read in every shape it
 // is known to come in: ResultCode a number or a string, CallbackMetadata only on success, its Item list a
-// bare object when it holds one item, values missing (Balance usually is). Correlated by
-// CheckoutRequestID, the id the STK Push acknowledgement gave.
+// bare object when it holds one item, values missing (Balance usually is), PhoneNumber a number or masked
+// text. Correlated by CheckoutRequestID, the id the STK Push acknowledgement gave. What a code means is the
+// one table's word (stk-result-codes.ts), an undocumented code read as `unknown`.
 
+import { minorUnitsOf } from '../minor-units.js';
 import { stkOutcome, type StkOutcome } from './stk-result-codes.js';
 import { listOf, objectOf, textOf } from '../tolerant-json.js';
 
@@ -30,6 +32,8 @@ export interface StkCallback {
   readonly receipt: string;
   /** The amount paid in minor units, when the callback says it. */
   readonly amountMinor: bigint | undefined;
+  /** The number that paid, as the callback writes it (possibly masked with `*`), when it says it. */
+  readonly mobile: string | undefined;
 }
 
 /**
@@ -56,11 +60,10 @@ function metadataOf(callback: Readonly<Record<string, unknown>>): ReadonlyMap<st
   return new Map(entries);
 }
 
-function minorUnitsOf(value: unknown): bigint | undefined {
-  const text = textOf(value);
-  if (text === undefined || !/^\d+(\.\d{1,2})?$/.test(text)) return undefined;
-  const [whole = '0', fraction = ''] = text.split('.');
-  return BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'));
+/** The payer's number, sent as a number or as text (masked numbers are text): digits and `*` only. */
+function mobileOf(value: unknown): string | undefined {
+  const text = textOf(value)?.trim().replace(/^\+/, '');
+  return text !== undefined && /^[\d*]+$/.test(text) ? text : undefined;
 }
 
 /**
@@ -70,6 +73,7 @@ function minorUnitsOf(value: unknown): bigint | undefined {
  * ```ts
  * import { parseStkCallback } from '@topup/providers';
  *
+ * declare const body: string; // the raw body Daraja POSTed
  * const read = parseStkCallback(JSON.parse(body));
  * if (read.ok && read.callback.outcome.kind === 'paid') console.log('paid', read.callback.receipt);
  * ```
@@ -104,6 +108,7 @@ export function parseStkCallback(body: unknown): StkCallbackReading {
       outcome,
       receipt,
       amountMinor: minorUnitsOf(metadata.get('Amount')),
+      mobile: mobileOf(metadata.get('PhoneNumber')),
     },
   };
 }

@@ -39,6 +39,16 @@ describe('readStkQueryAnswer', () => {
     });
   });
 
+  it('reads a result code Daraja does not document as unknown, never as a decline', () => {
+    const body = JSON.parse(fixture('stk-query-cancelled')) as Record<string, unknown>;
+    expect(
+      readStkQueryAnswer({ kind: 'ok', body: { ...body, ResultCode: '4999', ResultDesc: 'Something' } }),
+    ).toEqual({
+      kind: 'unknown',
+      problem: 'M-Pesa result 4999 is not documented: the payment is unknown (Something)',
+    });
+  });
+
   it('reads “being processed” as pending, not failed', () => {
     expect(
       readStkQueryAnswer({ kind: 'error', error: darajaErrorOf(500, fixture('stk-query-processing')) }),
@@ -56,6 +66,12 @@ describe('readStkQueryAnswer', () => {
         error: darajaErrorOf(500, '{"errorCode":"500.003.02","errorMessage":"Spike arrest violation"}'),
       }),
     ).toEqual({ kind: 'unknown', problem: 'HTTP 500 500.003.02 Spike arrest violation' });
+    expect(
+      readStkQueryAnswer({
+        kind: 'error',
+        error: darajaErrorOf(503, '<html><body>Service Unavailable</body></html>'),
+      }),
+    ).toMatchObject({ kind: 'unknown' });
     expect(readStkQueryAnswer({ kind: 'ok', body: { ResponseCode: '0' } })).toEqual({
       kind: 'unknown',
       problem: 'expected a ResultCode in the STK Query answer, found none',

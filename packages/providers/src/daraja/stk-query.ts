@@ -1,7 +1,9 @@
 // STK Query, the pull path for a payment prompt: asked with the CheckoutRequestID the STK Push
 // acknowledgement gave, it answers the prompt's result code (as a string here), or, while the prompt is
 // still open, an error that means "pending". Anything else leaves the payment unknown, and unknown is
-// never read as failed: only Daraja saying the prompt ended without payment declines it.
+// never read as failed: only a final code of the one table (stk-result-codes.ts), Daraja saying the prompt
+// ended and the payer was not charged, declines it. An undocumented code, any other error body, a 5xx or
+// silence is unknown, and the prompt is asked about again.
 
 import type { DarajaAnswer } from './daraja-client.js';
 import { stkCredentials } from './daraja-timestamp.js';
@@ -43,12 +45,16 @@ export function stkQueryRequest(input: {
  * ```
  */
 export type StkQueryStatus =
-  | { readonly kind: 'ended'; readonly resultCode: string; readonly outcome: StkOutcome }
+  | {
+      readonly kind: 'ended';
+      readonly resultCode: string;
+      readonly outcome: Exclude<StkOutcome, { kind: 'unknown' }>;
+    }
   | { readonly kind: 'pending' }
   | { readonly kind: 'unknown'; readonly problem: string };
 
 /**
- * Reads an STK Query's answer.
+ * Reads an STK Query's answer: only 0 or a documented final code ends the prompt.
  *
  * @example
  * ```ts
@@ -73,5 +79,10 @@ export function readStkQueryAnswer(answer: DarajaAnswer): StkQueryStatus {
   if (resultCode === undefined || resultCode === '') {
     return { kind: 'unknown', problem: 'expected a ResultCode in the STK Query answer, found none' };
   }
-  return { kind: 'ended', resultCode, outcome: stkOutcome(resultCode) };
+  const outcome = stkOutcome(resultCode);
+  if (outcome.kind === 'unknown') {
+    const desc = textOf(answer.body['ResultDesc']) ?? '';
+    return { kind: 'unknown', problem: desc === '' ? outcome.reason : `${outcome.reason} (${desc})` };
+  }
+  return { kind: 'ended', resultCode, outcome };
 }

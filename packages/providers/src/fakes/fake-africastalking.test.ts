@@ -12,6 +12,7 @@ import { startFakeAfricasTalking, type FakeAfricasTalking } from './fake-africas
 const account = { username: 'topup', apiKey: 'at-key' };
 const deliveryMs = 50;
 const duplicateWindowMs = 500;
+const idempotencyWindowMs = 500;
 
 const parsed = (text: string): unknown => JSON.parse(text) as unknown;
 
@@ -47,6 +48,7 @@ describe('the fake Africa’s Talking', () => {
       callbackUrl: `${receiverUrl}/json`,
       deliveryMs,
       duplicateWindowMs,
+      idempotencyWindowMs,
     });
     formFake = await startFakeAfricasTalking({
       ...account,
@@ -167,7 +169,14 @@ describe('the fake Africa’s Talking', () => {
     expect(callback).toEqual({
       path: '/json',
       contentType: 'application/json',
-      status: { requestId, delivered: true, phoneNumber: '+254711082300', description: 'Success' },
+      status: {
+        requestId,
+        delivered: true,
+        phoneNumber: '+254711082300',
+        description: 'Success',
+        value: 'KES 100.0000',
+        discount: 'KES 4.0000',
+      },
     });
     await until(() => fake.callbacks.some((sent) => sent.body.includes(requestId)));
     const posted = fake.callbacks.find((sent) => sent.body.includes(requestId));
@@ -209,7 +218,14 @@ describe('the fake Africa’s Talking', () => {
     expect(callback).toEqual({
       path: '/form',
       contentType: 'application/x-www-form-urlencoded',
-      status: { requestId, delivered: true, phoneNumber: '+254711082302', description: 'Success' },
+      status: {
+        requestId,
+        delivered: true,
+        phoneNumber: '+254711082302',
+        description: 'Success',
+        value: 'KES 100.0000',
+        discount: 'KES 4.0000',
+      },
     });
     // The fake records a callback once its POST is answered, a moment after the receiver has it.
     await until(() => formFake.callbacks.some((sent) => sent.body.includes(requestId)));
@@ -231,7 +247,12 @@ describe('the fake Africa’s Talking', () => {
     const requestId = await sendTo(mobile);
     const [callback, ...more] = await callbacks(requestId);
     expect(more).toEqual([]);
-    expect(callback?.status).toEqual({ requestId, delivered: false, phoneNumber: `+${mobile}`, description });
+    expect(callback?.status).toMatchObject({
+      requestId,
+      delivered: false,
+      phoneNumber: `+${mobile}`,
+      description,
+    });
     expect(held(requestId)?.status).toBe('Failed');
     expect(parsed((await query(requestId)).text)).toMatchObject({
       status: 'Success',
@@ -289,7 +310,7 @@ describe('the fake Africa’s Talking', () => {
     expect(await callbacks(late)).toMatchObject([{ status: { requestId: late, delivered: true } }]);
   });
 
-  it('answers a repeated Idempotency-Key with its first answer and sends nothing new', async () => {
+  it('refuses a repeated Idempotency-Key within its window as a duplicate, not replaying or sending', async () => {
     const send = request('254711082304');
     const first = await post(send);
     const requestId = requestIdOf(first.read);
@@ -297,8 +318,21 @@ describe('the fake Africa’s Talking', () => {
     const before = fake.deliveries.length;
     const again = await post(send);
     expect(again.status).toBe(201);
-    expect(again.text).toBe(first.text);
-    expect(again.read).toEqual(first.read);
+    expect(parsed(again.text)).toEqual({
+      errorMessage: 'A duplicate request was received within the last 5 minutes',
+      numSent: 0,
+      totalAmount: '0',
+      totalDiscount: '0',
+      responses: [],
+    });
+    // Our reader: taken (by the first), outcome unknown; never "nothing sent", never a refusal.
+    expect(again.read).toEqual({
+      ok: false,
+      problem: 'HTTP 201: A duplicate request was received within the last 5 minutes',
+      nothingSent: false,
+      duplicate: true,
+      walletLow: false,
+    });
     expect(fake.deliveries).toHaveLength(before);
     await wait(deliveryMs * 3);
     expect(callbacksFor(requestId)).toHaveLength(1);
@@ -307,32 +341,65 @@ describe('the fake Africa’s Talking', () => {
     ).toHaveLength(2);
   });
 
-  it('refuses the same number and amount again within the duplicate window when no key is sent', async () => {
-    const { 'Idempotency-Key': _key, ...headers } = request('254711082305').headers;
-    const unkeyed = { headers, body: request('254711082305').body };
-    const first = await post(unkeyed);
+  it('takes a repeated Idempotency-Key after its window as a new send, delivering twice', async () => {
+    const send = request('254711082310');
+    const first = requestIdOf((await post(send)).read);
+    await wait(Math.max(idempotencyWindowMs, duplicateWindowMs) + 20);
+    const second = requestIdOf((await post(send)).read);
+    expect(second).toMatch(/^ATQid_/);
+    expect(second).not.toBe(first);
+    expect(
+      fake.deliveries.filter((delivery) => delivery.idempotencyKey === send.headers['Idempotency-Key']),
+    ).toHaveLength(2);
+  });
+
+  it('refuses the same number and amount again within five minutes, keyed or not, as a per-recipient duplicate', async () => {
+    const first = await post(request('254711082305'));
     expect(first.read).toMatchObject({ ok: true, recipients: [{ kind: 'sent' }] });
-    const again = await post(unkeyed);
-    expect(again.status).toBe(201);
-    expect(again.read).toEqual({
+    const { 'Idempotency-Key': _key, ...headers } = request('254711082305').headers;
+    for (const again of [
+      await post(request('254711082305')),
+      await post({ headers, body: request('254711082305').body }),
+    ]) {
+      expect(again.status).toBe(201);
+      expect(again.read).toEqual({
+        ok: true,
+        recipients: [
+          {
+            kind: 'duplicate',
+            reason: 'A duplicate request was received within the last 5 minutes',
+            phoneNumber: '+254711082305',
+          },
+        ],
+      });
+      expect(parsed(again.text)).toMatchObject({
+        numSent: 0,
+        totalAmount: 'KES 0.0000',
+        responses: [{ status: 'Failed', requestId: 'None' }],
+      });
+    }
+    expect((await post(request('254711082305', 20_000n))).read).toMatchObject({
+      ok: true,
+      recipients: [{ kind: 'sent' }],
+    });
+    await wait(duplicateWindowMs + 20);
+    expect((await post(request('254711082305'))).read).toMatchObject({
+      ok: true,
+      recipients: [{ kind: 'sent' }],
+    });
+  });
+
+  it('refuses 0007 at once because the airtime wallet cannot pay for it, which our reader flags', async () => {
+    const before = fake.deliveries.length;
+    const { status, read } = await post(request('254711080007'));
+    expect(status).toBe(201);
+    expect(read).toEqual({
       ok: true,
       recipients: [
-        {
-          kind: 'refused',
-          reason: 'A duplicate request was received within the last 5 minutes',
-          phoneNumber: '+254711082305',
-        },
+        { kind: 'refused', reason: 'Insufficient Credit', phoneNumber: '+254711080007', walletLow: true },
       ],
     });
-    expect(parsed(again.text)).toMatchObject({
-      numSent: 0,
-      totalAmount: 'KES 0.0000',
-      responses: [{ status: 'Failed', requestId: 'None' }],
-    });
-    const otherAmount = { headers, body: request('254711082305', 20_000n).body };
-    expect((await post(otherAmount)).read).toMatchObject({ ok: true, recipients: [{ kind: 'sent' }] });
-    await wait(duplicateWindowMs + 20);
-    expect((await post(unkeyed)).read).toMatchObject({ ok: true, recipients: [{ kind: 'sent' }] });
+    expect(fake.deliveries).toHaveLength(before);
   });
 
   it('answers a wrong apiKey or username 401 in plain text, which our reader reads as nothing sent', async () => {
@@ -345,6 +412,8 @@ describe('the fake Africa’s Talking', () => {
       ok: false,
       problem: 'HTTP 401: The supplied authentication is invalid',
       nothingSent: true,
+      duplicate: false,
+      walletLow: false,
     });
     const wrongUser = airtimeSendRequest({
       ...account,
@@ -370,16 +439,17 @@ describe('the fake Africa’s Talking', () => {
   });
 
   it.each([
-    ['below 10 shillings', 900n, 'KES'],
-    ['above 10,000 shillings', 1_000_100n, 'KES'],
-    ['not in shillings', 10_000n, 'USD'],
+    ['below 10 shillings', 900n, 'KES', '+254711082308'],
+    ['above 10,000 shillings', 1_000_100n, 'KES', '+254711082318'],
+    ['not in shillings', 10_000n, 'USD', '+254711082328'],
   ])(
     'refuses an amount %s for that recipient only, counting it in no total',
-    async (_case, amountMinor, currency) => {
+    async (_case, amountMinor, currency, other) => {
       const bad = parsed(
         new URLSearchParams(request('254711082307', amountMinor, currency).body).get('recipients') ?? '',
       ) as unknown[];
-      const recipients = JSON.stringify([...bad, { phoneNumber: '+254711082308', amount: 'KES 50' }]);
+      // Another number each time: the same number and amount again would be refused as a duplicate.
+      const recipients = JSON.stringify([...bad, { phoneNumber: other, amount: 'KES 50' }]);
       const { status, text, read } = await post({
         headers: request('254711082307').headers,
         body: new URLSearchParams({ username: account.username, recipients }).toString(),
@@ -389,7 +459,7 @@ describe('the fake Africa’s Talking', () => {
         ok: true,
         recipients: [
           { kind: 'refused', reason: 'Invalid amount', phoneNumber: '+254711082307' },
-          { kind: 'sent', phoneNumber: '+254711082308' },
+          { kind: 'sent', phoneNumber: other },
         ],
       });
       expect(parsed(text)).toMatchObject({
@@ -409,7 +479,9 @@ describe('the fake Africa’s Talking', () => {
       expect(status).toBe(201);
       expect(read).toEqual({
         ok: true,
-        recipients: [{ kind: 'refused', reason: 'Invalid phone number', phoneNumber: `+${mobile}` }],
+        recipients: [
+          { kind: 'refused', reason: 'Invalid phone number', phoneNumber: `+${mobile}`, walletLow: false },
+        ],
       });
       expect(fake.deliveries).toHaveLength(before);
     },
@@ -451,7 +523,13 @@ describe('the fake Africa’s Talking', () => {
       totalDiscount: '0',
       responses: [],
     });
-    expect(read).toEqual({ ok: false, problem: `HTTP 400: ${problem}`, nothingSent: true });
+    expect(read).toEqual({
+      ok: false,
+      problem: `HTTP 400: ${problem}`,
+      nothingSent: true,
+      duplicate: false,
+      walletLow: false,
+    });
     expect(fake.deliveries).toHaveLength(before);
   });
 

@@ -2,9 +2,12 @@
 // (shared research, providers.md, "Africa's Talking airtime"), for tests and `pnpm start:fakes`. It checks
 // the apiKey header and the username as AT does, answering a failure in plain text as AT does rather than
 // in JSON, so a reader that expects JSON meets what it will really meet. It reads the form body and its
-// JSON `recipients` text, refuses each recipient AT would refuse (amount, number, the five-minute duplicate
-// guard) without refusing the rest, and replays its first answer to a repeated Idempotency-Key, since that
-// is what makes a retry of ours safe.
+// JSON `recipients` text, and refuses each recipient AT would refuse (amount, number) without refusing the
+// rest. It does not replay: as AT documents, a repeat of an Idempotency-Key within its window is refused
+// as a duplicate (HTTP 201, the top-level errorMessage "A duplicate request was received within the last 5
+// minutes", no recipients), and after the window the repeat is a new send; and AT's five-minute guard
+// refuses the same number and amount again, keyed or not, as a per-recipient duplicate. Both windows are
+// options, so tests run in milliseconds.
 //
 // Each recipient it sends then ends as its number's last four digits script it (fake-airtime-scripts.ts):
 // a status callback POSTed to the URL that AT's dashboard would hold, as JSON or form-encoded, and the
@@ -27,7 +30,7 @@ import { createFakeTimers } from './fake-timers.js';
  *
  * const options: FakeAfricasTalkingOptions = {
  *   username: 'topup', apiKey: 'at-key', callbackUrl: 'http://127.0.0.1:8080/callbacks/airtime',
- *   callbackForm: 'form', deliveryMs: 50, duplicateWindowMs: 500,
+ *   callbackForm: 'form', deliveryMs: 50, duplicateWindowMs: 500, idempotencyWindowMs: 500,
  * };
  * const fake = await startFakeAfricasTalking(options);
  * ```
@@ -41,8 +44,13 @@ export interface FakeAfricasTalkingOptions {
   readonly callbackForm?: 'json' | 'form';
   /** How long a sent recipient takes to end; a late callback comes ten times later. Default 200 ms. */
   readonly deliveryMs?: number;
-  /** How long the same number and amount is refused after a Sent one, without an Idempotency-Key. Default 5 minutes. */
+  /** How long the same number and amount is refused as a duplicate after a Sent one. Default 5 minutes. */
   readonly duplicateWindowMs?: number;
+  /**
+   * How long a repeat of an Idempotency-Key is refused as a duplicate; after it, the repeat is a new send.
+   * Default 5 minutes.
+   */
+  readonly idempotencyWindowMs?: number;
   /** The loopback port to listen on; default any free one. */
   readonly port?: number;
 }
@@ -198,8 +206,11 @@ function readRecipients(form: URLSearchParams): Recipient[] | string {
   return read;
 }
 
-/** What a 400 answer carries besides its problem: nothing sent. */
+/** What an answer that sent nothing carries besides its problem. */
 const nothingSent = { numSent: 0, totalAmount: '0', totalDiscount: '0', responses: [] };
+
+/** AT's words for a duplicate, of a key within its window or of a number and amount within five minutes. */
+const duplicateMessage = 'A duplicate request was received within the last 5 minutes';
 
 /**
  * Starts the fake on a free loopback port.
@@ -220,11 +231,12 @@ export async function startFakeAfricasTalking(
 ): Promise<FakeAfricasTalking> {
   const deliveryMs = options.deliveryMs ?? 200;
   const duplicateWindowMs = options.duplicateWindowMs ?? 300_000;
+  const idempotencyWindowMs = options.idempotencyWindowMs ?? 300_000;
   const requests: FakeAfricasTalkingRequest[] = [];
   const callbacks: FakeAfricasTalkingCallback[] = [];
   const deliveries = new Map<string, Delivery>();
-  /** The first answer to each Idempotency-Key, by username and key. */
-  const answered = new Map<string, { readonly status: number; readonly body: unknown }>();
+  /** When each Idempotency-Key was first taken, by username and key. */
+  const keyTaken = new Map<string, number>();
   /** When each number and amount was last Sent, for the duplicate guard. */
   const lastSent = new Map<string, number>();
   const timers = createFakeTimers();
@@ -289,17 +301,18 @@ export async function startFakeAfricasTalking(
     if (units === undefined) return { line: refused('Invalid amount', recipient.amount) };
     if (!/^\+254[71]\d{8}$/.test(recipient.phoneNumber))
       return { line: refused('Invalid phone number', kes(units)) };
+    const script = airtimeScriptFor(recipient.phoneNumber);
+    if (script.refusal !== undefined) return { line: refused(script.refusal, kes(units)) };
     const guard = `${options.username}\n${recipient.phoneNumber}\n${String(units)}`;
     const now = Date.now();
-    // A keyed request is guarded by its key instead: a repeat of it replays the first answer.
-    if (idempotencyKey === undefined && now - (lastSent.get(guard) ?? -Infinity) < duplicateWindowMs)
-      return { line: refused('A duplicate request was received within the last 5 minutes', kes(units)) };
+    if (now - (lastSent.get(guard) ?? -Infinity) < duplicateWindowMs)
+      return { line: refused(duplicateMessage, kes(units)) };
     lastSent.set(guard, now);
     const delivery: Delivery = {
       requestId: `ATQid_${randomBytes(16).toString('hex')}`,
       phoneNumber: recipient.phoneNumber,
       units,
-      script: airtimeScriptFor(recipient.phoneNumber),
+      script,
       idempotencyKey,
       status: 'Sent',
     };
@@ -333,12 +346,14 @@ export async function startFakeAfricasTalking(
       json(response, 400, { errorMessage: recipients, ...nothingSent });
       return;
     }
-    const replayKey = idempotencyKey === undefined ? undefined : `${options.username}\n${idempotencyKey}`;
-    const first = replayKey === undefined ? undefined : answered.get(replayKey);
-    if (first !== undefined) {
-      json(response, first.status, first.body);
+    const key = idempotencyKey === undefined ? undefined : `${options.username}\n${idempotencyKey}`;
+    const now = Date.now();
+    if (key !== undefined && now - (keyTaken.get(key) ?? -Infinity) < idempotencyWindowMs) {
+      json(response, 201, { errorMessage: duplicateMessage, ...nothingSent });
       return;
     }
+    // Taken before any await, so a repeat arriving while a before_ack callback is out is a duplicate.
+    if (key !== undefined) keyTaken.set(key, now);
     // maxNumRetry is read by AT's carrier retries; the fake's carrier ends each recipient once, so it changes nothing.
     const sent = recipients.map((recipient) => sendTo(recipient, idempotencyKey));
     const made = sent.flatMap(({ delivery }) => (delivery === undefined ? [] : [delivery]));
@@ -350,8 +365,6 @@ export async function startFakeAfricasTalking(
       totalDiscount: kes(made.reduce((sum, delivery) => sum + discountOf(delivery.units), 0)),
       responses: sent.map(({ line }) => line),
     };
-    // Kept before any await, so a repeat arriving while a before_ack callback is out still replays it.
-    if (replayKey !== undefined) answered.set(replayKey, { status: 201, body });
     for (const delivery of made) {
       if (delivery.script.delivery !== 'before_ack') continue;
       delivery.status = delivery.script.outcome;

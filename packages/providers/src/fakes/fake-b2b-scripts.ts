@@ -1,7 +1,9 @@
 // What the fake Daraja does with a B2B payment (agent float), chosen by the last four digits of PartyB, the
 // agent's store number, so a test (or anyone running the service against the fakes) can ask for each
 // failure an adapter must tell apart and for each way Daraja's Results are known to misbehave: twice,
-// before the acknowledgement, late, lost (only Transaction Status knows), or never (the payment stays open).
+// before the acknowledgement, late, lost (only Transaction Status knows), or never (the payment stays
+// open); a code that settles nothing (17, internal failure); and a paid Result that contradicts the request
+// (another Amount, another receiver).
 
 import type { StkDelivery } from './fake-stk-scripts.js';
 
@@ -19,6 +21,12 @@ export interface B2bScript {
   readonly resultCode: number | string;
   readonly resultDesc: string;
   readonly delivery: StkDelivery;
+  /** Whether M-Pesa moved the money, whatever the Result's code says; by default, when it is 0. */
+  readonly madePayment?: boolean;
+  /** A paid Result's Amount (and Transaction Status's), in place of the request's. */
+  readonly resultAmount?: number;
+  /** A paid Result's ReceiverPartyPublicName short code, in place of PartyB. */
+  readonly receiverParty?: string;
 }
 
 const processed = 'The service request is processed successfully.';
@@ -33,6 +41,10 @@ const scripts: Readonly<Record<string, B2bScript>> = {
   '9003': paid('lost'),
   '9004': paid('never'),
   '9005': paid('late'),
+  // The Result says 17, which settles nothing; the money did move, as Transaction Status then says.
+  '0017': { resultCode: 17, resultDesc: 'Internal Failure', delivery: 'once', madePayment: true },
+  '9007': { ...paid('once'), resultAmount: 1 },
+  '9008': { ...paid('once'), receiverParty: '000009' },
 };
 
 /**

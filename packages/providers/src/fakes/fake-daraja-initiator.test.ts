@@ -188,6 +188,76 @@ describe('the fake Daraja’s initiator calls', () => {
     expect(status?.parameters.has('ReceiptNo')).toBe(false);
   });
 
+  it('posts 9007’s paid Result with an Amount of 1, and 9008’s naming another receiver, as status does', async () => {
+    const wrongAmount = await pay('609007');
+    const otherReceiver = await pay('609008');
+    const [amountResult] = await results(wrongAmount.conversationId);
+    const [receiverResult] = await results(otherReceiver.conversationId);
+    expect(amountResult?.parameters.get('Amount')).toBe('1');
+    expect(receiverResult?.parameters.get('ReceiverPartyPublicName')).toBe('000009 - Agent Store');
+    const status = await statusOf({ originatorConversationId: wrongAmount.originatorConversationId });
+    expect(status?.parameters.get('Amount')).toBe('1');
+  });
+
+  it('ends 0017’s B2B with 17 (internal failure), though the money moved, as Transaction Status says', async () => {
+    const { conversationId, originatorConversationId } = await pay('600017');
+    expect(await results(conversationId)).toMatchObject([
+      { resultCode: '17', resultDesc: 'Internal Failure', transactionId: '0000000000' },
+    ]);
+    const status = await statusOf({ originatorConversationId });
+    expect(status?.parameters.get('TransactionStatus')).toBe('Completed');
+    expect(status?.parameters.get('ReceiptNo')).toMatch(/^TK[0-9A-F]{8}$/);
+  });
+
+  it('pays from a separate disbursement short code with its own initiator, when so configured', async () => {
+    const split = await startFakeDaraja({
+      ...credentials,
+      ...app,
+      promptMs,
+      b2b: { shortCode: '700700', initiatorName: 'floatapi', initiatorPassword: 'float password' },
+    });
+    try {
+      const splitTokens = createSharedAccessToken({
+        store,
+        provider: 'daraja-split',
+        issue: () => issueDarajaToken({ baseUrl: split.url, timeoutMs: 2_000 }, credentials),
+      });
+      const disburser = {
+        ...initiator,
+        shortCode: '700700',
+        initiatorName: 'floatapi',
+        securityCredential: securityCredential('float password', certificate),
+      };
+      const endpointOf = { baseUrl: split.url, timeoutMs: 2_000 };
+      const paid = await callDaraja(
+        endpointOf,
+        splitTokens,
+        '/mpesa/b2b/v1/paymentrequest',
+        b2bBody('600000', disburser),
+      );
+      expect(paid.kind).toBe('ok');
+      const fromCollection = await callDaraja(
+        endpointOf,
+        splitTokens,
+        '/mpesa/b2b/v1/paymentrequest',
+        b2bBody('600000'),
+      );
+      expect(fromCollection).toMatchObject({
+        kind: 'error',
+        error: { errorMessage: 'Bad Request - Invalid Initiator' },
+      });
+      const asked = await callDaraja(
+        endpointOf,
+        splitTokens,
+        '/mpesa/transactionstatus/v1/query',
+        transactionStatusRequest({ ...disburser, about: { originatorConversationId: '12345-67890123-1' } }),
+      );
+      expect(asked.kind).toBe('ok');
+    } finally {
+      await split.close();
+    }
+  });
+
   it('sends a failure’s one ResultParameter as a bare object, which our reader still reads', async () => {
     const { conversationId } = await pay('602001');
     const postedFor = () =>
@@ -344,7 +414,7 @@ describe('the fake Daraja’s initiator calls', () => {
     ['another CommandID', { CommandID: 'TransactionStatusQuery' }, 'Invalid CommandID'],
     ['no TransactionID', { TransactionID: '' }, 'Invalid TransactionID'],
     ['an Amount in cents', { Amount: '50.50' }, 'Invalid Amount'],
-    ['a ReceiverParty that is not its short code', { ReceiverParty: '600000' }, 'Invalid ReceiverParty'],
+    ['a ReceiverParty that is no short code', { ReceiverParty: 'Topup' }, 'Invalid ReceiverParty'],
     [
       'a receiver identifier type other than 11',
       { RecieverIdentifierType: '4' },

@@ -143,4 +143,34 @@ describe('the fake Daraja’s payment prompts', () => {
     await wait(promptMs * 10);
     expect(callbacksFor(late)).toHaveLength(1);
   });
+
+  it('calls back 9007 paid with an Amount of 1, and 9008 paid from another number', async () => {
+    const wrongAmount = await prompt('254708379007');
+    const otherPayer = await prompt('254708379008');
+    await wait(promptMs * 4);
+    expect(callbacksFor(wrongAmount)).toMatchObject([
+      { outcome: { kind: 'paid' }, amountMinor: 100n, mobile: '254708379007' },
+    ]);
+    expect(callbacksFor(otherPayer)).toMatchObject([
+      { outcome: { kind: 'paid' }, amountMinor: 5_000n, mobile: '254700000009' },
+    ]);
+  });
+
+  it('answers STK Query about 9009 first with an undocumented code, then the result', async () => {
+    const id = await prompt('254708379009');
+    await wait(promptMs * 4);
+    expect(callbacksFor(id)).toEqual([]);
+    expect(await query(id)).toEqual({
+      kind: 'unknown',
+      problem: 'M-Pesa result 4999 is not documented: the payment is unknown (An undocumented result)',
+    });
+    expect(await query(id)).toMatchObject({ kind: 'ended', outcome: { kind: 'paid' } });
+  });
+
+  it('answers STK Query about 9010 “being processed” once after it ended, then the result', async () => {
+    const id = await prompt('254708379010');
+    await wait(promptMs * 4);
+    expect(await query(id)).toEqual({ kind: 'pending' });
+    expect(await query(id)).toMatchObject({ kind: 'ended', outcome: { kind: 'paid' } });
+  });
 });

@@ -5,19 +5,22 @@
 //
 // STK Push: the password against the short code, passkey and timestamp, the amount's range, the lengths of
 // AccountReference and TransactionDesc. Each prompt then ends as the payer's number scripts it
-// (fake-stk-scripts.ts), its callback POSTed to CallBackURL in Daraja's shape, and STK Query answers "being
-// processed" until it has ended.
+// (fake-stk-scripts.ts), its callback POSTed to CallBackURL in Daraja's shape (or a contradicting one:
+// another Amount or PhoneNumber), and STK Query answers "being processed" until it has ended (and, as
+// scripted, an undocumented code or "being processed" once more before the result).
 //
 // B2B (agent float), Reversal (the refund of a paid prompt) and Transaction Status: the initiator's name,
-// the command, the identifier types, the amount, our short code and the URLs. A wrong SecurityCredential is
-// acknowledged all the same and ends in ResultCode 2001, as on Daraja, where M-Pesa behind the gateway reads
-// it. Each B2B then ends as its PartyB's last four digits script it (fake-b2b-scripts.ts), its Result POSTed
-// to ResultURL in the shapes Daraja really sends (numbers, a bare object for a list, placeholder receipts on
+// the command, the identifier types, the amount, the short code and the URLs. B2B is paid from the
+// disbursement short code by its own initiator (`b2b`, the collection ones by default), and a status query
+// is answered for either short code by its own initiator. A wrong SecurityCredential is acknowledged all
+// the same and ends in ResultCode 2001, as on Daraja, where M-Pesa behind the gateway reads it. Each B2B
+// then ends as its PartyB's last four digits script it (fake-b2b-scripts.ts), its Result POSTed to
+// ResultURL in the shapes Daraja really sends (numbers, a bare object for a list, placeholder receipts on
 // failure) so tolerant readers meet them. A reversal names the M-Pesa receipt of a paid prompt the fake
-// issued: the first reversal of it ends 0 with a receipt of its own, a second R000001 (already reversed),
-// one naming a receipt the fake never issued R000002. Transaction Status reports what the fake holds of a
-// B2B or a reversal, since it is how an adapter recovers a lost Result. Every request and every POST is
-// recorded, so a test can see both sides.
+// issued and the short code that prompt paid: the first reversal of it ends 0 with a receipt of its own, a
+// second R000001 (already reversed), one naming a receipt the fake never issued, or another short code,
+// R000002. Transaction Status reports what the fake holds of a B2B or a reversal, since it is how an
+// adapter recovers a lost Result. Every request and every POST is recorded, so a test can see both sides.
 
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -55,6 +58,15 @@ export interface FakeDarajaOptions {
   readonly initiatorName?: string;
   /** What a SecurityCredential must decrypt to. Default 'Safaricom999!*!', as in Daraja's sandbox. */
   readonly initiatorPassword?: string;
+  /**
+   * The disbursement short code B2B payments are made from, and its own initiator, as real merchants
+   * have; by default the short code and initiator above.
+   */
+  readonly b2b?: {
+    readonly shortCode: string;
+    readonly initiatorName: string;
+    readonly initiatorPassword: string;
+  };
   /**
    * The key SecurityCredentials are decrypted with. Default the fake's own, whose certificate is
    * `fixtures/fake-daraja-certificate.pem`.
@@ -223,7 +235,11 @@ interface Prompt {
   readonly amount: number;
   readonly phone: number;
   readonly callbackUrl: string;
+  /** The short code the payer pays: the paybill (PartyB), or for a till the store's BusinessShortCode. */
+  readonly paidShortCode: string;
   ended: boolean;
+  /** Whether STK Query has answered the script's `firstQuery` already. */
+  firstQueryAnswered: boolean;
   /** M-Pesa's receipt, once it has ended paid: the callback carries it and a reversal names it. */
   receipt: string | undefined;
 }
@@ -242,11 +258,11 @@ function stkCallbackBody(prompt: Prompt): unknown {
           ? {
               CallbackMetadata: {
                 Item: [
-                  { Name: 'Amount', Value: prompt.amount },
+                  { Name: 'Amount', Value: prompt.script.callbackAmount ?? prompt.amount },
                   { Name: 'MpesaReceiptNumber', Value: prompt.receipt ?? '' },
                   { Name: 'Balance' },
                   { Name: 'TransactionDate', Value: 20261124102115 },
-                  { Name: 'PhoneNumber', Value: prompt.phone },
+                  { Name: 'PhoneNumber', Value: prompt.script.callbackPhone ?? prompt.phone },
                 ],
               },
             }
@@ -296,6 +312,9 @@ const invalidInitiator: B2bScript = {
 };
 
 const succeeded = (resultCode: number | string) => String(resultCode) === '0';
+
+/** Whether a B2B moved the money: as scripted, or else when its Result says 0. */
+const madePayment = (script: B2bScript) => script.madePayment ?? succeeded(script.resultCode);
 
 const isUrl = (value: string | undefined) => /^https?:\/\/\S+$/.test(value ?? '');
 
@@ -369,6 +388,8 @@ function readStatusQuery(
 interface ReversalRequest {
   /** The receipt to reverse. */
   readonly receipt: string;
+  /** The short code the payment was made to. */
+  readonly receiverParty: string;
   readonly amount: number;
   readonly resultUrl: string;
   readonly queueTimeoutUrl: string;
@@ -378,7 +399,6 @@ interface ReversalRequest {
 function readReversalRequest(
   body: Readonly<Record<string, unknown>>,
   initiatorName: string,
-  shortCode: string,
 ): ReversalRequest | string {
   const text = (name: string) => textOf(body[name]);
   if (text('Initiator') !== initiatorName) return 'Invalid Initiator';
@@ -387,14 +407,15 @@ function readReversalRequest(
   if (!/^[A-Z0-9]+$/.test(receipt)) return 'Invalid TransactionID';
   const amount = wholeAmount(body['Amount']);
   if (amount === undefined) return 'Invalid Amount';
-  if (text('ReceiverParty') !== shortCode) return 'Invalid ReceiverParty';
+  const receiverParty = text('ReceiverParty') ?? '';
+  if (!/^\d{5,7}$/.test(receiverParty)) return 'Invalid ReceiverParty';
   if (text('RecieverIdentifierType') !== '11') return 'Invalid RecieverIdentifierType';
   if ((text('Remarks') ?? '').length > 100) return 'Invalid Remarks';
   const resultUrl = text('ResultURL');
   if (resultUrl === undefined || !isUrl(resultUrl)) return 'Invalid ResultURL';
   const queueTimeoutUrl = text('QueueTimeOutURL');
   if (queueTimeoutUrl === undefined || !isUrl(queueTimeoutUrl)) return 'Invalid QueueTimeOutURL';
-  return { receipt, amount, resultUrl, queueTimeoutUrl };
+  return { receipt, amount, receiverParty, resultUrl, queueTimeoutUrl };
 }
 
 interface Reversal extends Conversation, ReversalRequest {
@@ -448,13 +469,16 @@ function b2bResultBody(payment: B2bPayment): unknown {
   return resultBody(payment, {
     resultCode,
     resultDesc,
-    transactionId: payment.receipt ?? placeholderReceipt,
+    transactionId: succeeded(resultCode) ? (payment.receipt ?? placeholderReceipt) : placeholderReceipt,
     parameters: succeeded(resultCode)
       ? [
-          { Key: 'Amount', Value: payment.amount },
+          { Key: 'Amount', Value: payment.script.resultAmount ?? payment.amount },
           { Key: 'TransCompletedTime', Value: completedTime },
           { Key: 'DebitPartyCharges' },
-          { Key: 'ReceiverPartyPublicName', Value: `${payment.partyB} - Agent Store` },
+          {
+            Key: 'ReceiverPartyPublicName',
+            Value: `${payment.script.receiverParty ?? payment.partyB} - Agent Store`,
+          },
           { Key: 'Currency', Value: 'KES' },
         ]
       : failureParameters(resultCode),
@@ -511,11 +535,11 @@ function heldPayment(payment: B2bPayment): HeldCall {
   return {
     originatorConversationId: payment.originatorConversationId,
     conversationId: payment.conversationId,
-    status: !payment.ended ? 'Pending' : succeeded(payment.script.resultCode) ? 'Completed' : 'Failed',
+    status: !payment.ended ? 'Pending' : madePayment(payment.script) ? 'Completed' : 'Failed',
     receipt: payment.receipt,
-    amount: payment.amount,
+    amount: payment.script.resultAmount ?? payment.amount,
     reasonType: 'Business Buy Goods',
-    creditPartyName: `${payment.partyB} - Agent Store`,
+    creditPartyName: `${payment.script.receiverParty ?? payment.partyB} - Agent Store`,
   };
 }
 
@@ -586,6 +610,10 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
   const resultDelayMs = options.resultDelayMs ?? promptMs;
   const initiatorName = options.initiatorName ?? 'testapi';
   const initiatorPassword = options.initiatorPassword ?? 'Safaricom999!*!';
+  const collection = { shortCode: options.shortCode, initiatorName, initiatorPassword };
+  const disbursement = options.b2b ?? collection;
+  /** The initiator of a short code of ours, which a status query names as its PartyA. */
+  const initiatorOf = (partyA: string) => (partyA === disbursement.shortCode ? disbursement : collection);
   const privateKeyPem =
     options.privateKeyPem ?? readFileSync(new URL('./fixtures/fake-daraja-key.pem', import.meta.url), 'utf8');
   const prompts = new Map<string, Prompt>();
@@ -635,7 +663,7 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
   };
   const settle = (payment: B2bPayment) => {
     payment.ended = true;
-    if (succeeded(payment.script.resultCode)) payment.receipt = newReceipt();
+    if (madePayment(payment.script)) payment.receipt = newReceipt();
   };
   /** Ends a B2B as scripted; for `before_ack`, before its acknowledgement is sent. */
   const endPayment = async (payment: B2bPayment) => {
@@ -663,7 +691,7 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
     );
     const ending = !credentialRight
       ? invalidInitiator
-      : prompt === undefined
+      : prompt === undefined || prompt.paidShortCode !== read.receiverParty
         ? { resultCode: 'R000002', resultDesc: 'The OriginalTransactionID is invalid.' }
         : reversedBy !== undefined
           ? { resultCode: 'R000001', resultDesc: 'The transaction has already been reversed' }
@@ -694,8 +722,8 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
     );
     return reversal === undefined ? undefined : heldReversal(reversal);
   };
-  const credentialIsRight = (fields: Readonly<Record<string, unknown>>) =>
-    passwordInCredential(textOf(fields['SecurityCredential']) ?? '', privateKeyPem) === initiatorPassword;
+  const credentialIsRight = (fields: Readonly<Record<string, unknown>>, password: string) =>
+    passwordInCredential(textOf(fields['SecurityCredential']) ?? '', privateKeyPem) === password;
   const requests: FakeDarajaRequest[] = [];
   let currentToken: string | undefined;
   let tokensIssued = 0;
@@ -741,7 +769,12 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
         amount: Number(fields['Amount']),
         phone: Number(fields['PhoneNumber']),
         callbackUrl: String(fields['CallBackURL']),
+        paidShortCode:
+          fields['TransactionType'] === 'CustomerPayBillOnline'
+            ? String(fields['PartyB'])
+            : options.shortCode,
         ended: false,
+        firstQueryAnswered: false,
         receipt: undefined,
       };
       prompts.set(prompt.checkoutRequestId, prompt);
@@ -765,7 +798,7 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
     }
     if (url.pathname === '/mpesa/b2b/v1/paymentrequest' && request.method === 'POST') {
       const fields = objectOf(body) ?? {};
-      const read = readB2bRequest(fields, initiatorName, options.shortCode);
+      const read = readB2bRequest(fields, disbursement.initiatorName, disbursement.shortCode);
       if (typeof read === 'string') {
         darajaError(response, 400, '400.002.02', `Bad Request - ${read}`);
         return;
@@ -773,7 +806,9 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
       const payment: B2bPayment = {
         ...newConversation(),
         ...read,
-        script: credentialIsRight(fields) ? b2bScriptFor(read.partyB) : invalidInitiator,
+        script: credentialIsRight(fields, disbursement.initiatorPassword)
+          ? b2bScriptFor(read.partyB)
+          : invalidInitiator,
         receipt: undefined,
         ended: false,
       };
@@ -785,12 +820,12 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
     }
     if (url.pathname === '/mpesa/reversal/v1/request' && request.method === 'POST') {
       const fields = objectOf(body) ?? {};
-      const read = readReversalRequest(fields, initiatorName, options.shortCode);
+      const read = readReversalRequest(fields, initiatorName);
       if (typeof read === 'string') {
         darajaError(response, 400, '400.002.02', `Bad Request - ${read}`);
         return;
       }
-      const reversal = takeReversal(read, credentialIsRight(fields));
+      const reversal = takeReversal(read, credentialIsRight(fields, initiatorPassword));
       reversals.push(reversal);
       later(resultDelayMs, () => {
         reversal.ended = true;
@@ -802,13 +837,14 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
     }
     if (url.pathname === '/mpesa/transactionstatus/v1/query' && request.method === 'POST') {
       const fields = objectOf(body) ?? {};
-      const read = readStatusQuery(fields, initiatorName, options.shortCode);
+      const asking = initiatorOf(textOf(fields['PartyA']) ?? '');
+      const read = readStatusQuery(fields, asking.initiatorName, asking.shortCode);
       if (typeof read === 'string') {
         darajaError(response, 400, '400.002.02', `Bad Request - ${read}`);
         return;
       }
       const query = newConversation();
-      const refused = !credentialIsRight(fields);
+      const refused = !credentialIsRight(fields, asking.initiatorPassword);
       // Status is read when the Result is made, not when the query came: a B2B may end in between.
       later(resultDelayMs, () =>
         post(
@@ -833,8 +869,22 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
         darajaError(response, 400, '400.002.02', 'Bad Request - Invalid CheckoutRequestID');
         return;
       }
-      if (!prompt.ended) {
+      const { firstQuery } = prompt.script;
+      const answersFirst = prompt.ended && firstQuery !== undefined && !prompt.firstQueryAnswered;
+      if (answersFirst) prompt.firstQueryAnswered = true;
+      if (!prompt.ended || (answersFirst && firstQuery === 'processing')) {
         darajaError(response, 500, '500.001.1001', 'The transaction is being processed');
+        return;
+      }
+      if (answersFirst && firstQuery !== 'processing') {
+        json(response, 200, {
+          ResponseCode: '0',
+          ResponseDescription: 'The service request has been accepted successsfully',
+          MerchantRequestID: prompt.merchantRequestId,
+          CheckoutRequestID: prompt.checkoutRequestId,
+          ResultCode: firstQuery.resultCode,
+          ResultDesc: 'An undocumented result',
+        });
         return;
       }
       // STK Query sends the result code as a string, unlike the callback.

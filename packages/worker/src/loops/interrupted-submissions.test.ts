@@ -19,6 +19,7 @@ function harness(
   status: () => Promise<ProviderStatus>,
   submitted: () => Promise<SubmitResult> = () => Promise.resolve({ kind: 'accepted' }),
   createdAt = new Date('2026-11-24T11:59:40.000Z'),
+  claims = true,
 ) {
   const calls: string[] = [];
   const done = () => Promise.resolve({ kind: 'not_found' } as Awaited<ReturnType<Ledger['cancel']>>);
@@ -37,7 +38,12 @@ function harness(
         calls.push(`complete ${reference} ${input.providerCode}`);
         return done();
       },
-      noteLeg: () => Promise.reject(new Error('Expected no leg of a later step to be noted.')),
+      legs: () => Promise.resolve([]),
+      applyLegEvent: (reference, _leg, event) => {
+        calls.push(`${event.kind} ${reference}`);
+        const action = claims ? 'claim' : 'refuse';
+        return Promise.resolve({ action, why: '', transaction: { reference } as Stuck, calls: 1 });
+      },
       noteUnsettledLeg: (reference, leg) => {
         calls.push(`noted ${reference} ${leg.state}${leg.review ? ' for review' : ''}`);
         return Promise.resolve(true);
@@ -74,10 +80,22 @@ function harness(
 }
 
 describe('resumeInterruptedSubmissions', () => {
+  it('sends nothing when another worker claimed the submission first', async () => {
+    const { deps, calls } = harness(
+      true,
+      () => Promise.resolve({ kind: 'not_found' }),
+      undefined,
+      undefined,
+      false,
+    );
+    await resumeInterruptedSubmissions(deps);
+    expect(calls).toEqual(['call TX1']);
+  });
+
   it('submits again to a provider that deduplicates submissions, without asking', async () => {
     const { deps, calls } = harness(true, () => Promise.resolve({ kind: 'not_found' }));
     await resumeInterruptedSubmissions(deps);
-    expect(calls).toEqual(['submit', 'marked TX1']);
+    expect(calls).toEqual(['call TX1', 'submit', 'marked TX1']);
   });
 
   it('never cancels what a deduplicating provider may have taken when it stays silent: it is sent again', async () => {
@@ -88,7 +106,7 @@ describe('resumeInterruptedSubmissions', () => {
     );
     await resumeInterruptedSubmissions(silent.deps);
     await resumeInterruptedSubmissions(silent.deps);
-    expect(silent.calls).toEqual(['submit', 'submit']);
+    expect(silent.calls).toEqual(['call TX1', 'submit', 'call TX1', 'submit']);
 
     const tookNothing = harness(
       true,
@@ -96,13 +114,13 @@ describe('resumeInterruptedSubmissions', () => {
       () => Promise.resolve({ kind: 'unavailable', reason: 'refused the connection', taken: false }),
     );
     await resumeInterruptedSubmissions(tookNothing.deps);
-    expect(tookNothing.calls).toEqual(['submit', 'cancel TX1']);
+    expect(tookNothing.calls).toEqual(['call TX1', 'submit', 'cancel TX1']);
   });
 
   it('asks a provider that cannot deduplicate first, and submits only what it never took', async () => {
     const { deps, calls } = harness(false, () => Promise.resolve({ kind: 'not_found' }));
     await resumeInterruptedSubmissions(deps);
-    expect(calls).toEqual(['query', 'submit', 'marked TX1']);
+    expect(calls).toEqual(['query', 'call TX1', 'submit', 'marked TX1']);
   });
 
   it('records what such a provider already has instead of sending it again', async () => {
@@ -127,7 +145,7 @@ describe('resumeInterruptedSubmissions', () => {
       () => Promise.reject(new Error('socket hang up')),
     );
     await resumeInterruptedSubmissions(deps);
-    expect(calls).toEqual(['query', 'submit', 'marked TX1', 'noted TX1 unknown']);
+    expect(calls).toEqual(['query', 'call TX1', 'submit', 'marked TX1', 'noted TX1 unknown']);
   });
 
   it('never sends blindly to such a provider when it cannot be asked: the leg is noted instead', async () => {

@@ -15,13 +15,19 @@ import { answerWithin, late } from '../answer-within.js';
 import { holdUnknownSubmission, submitWithin } from '../submit-within.js';
 import type { WorkerMetrics } from '../worker-metrics.js';
 import type { RoundResult } from './poll-loop.js';
-import { applyProviderResult } from './provider-results.js';
+import { applyProviderResult } from './result-application.js';
 import { noteFirstLegOnSchedule, type QuerySchedule } from './query-backoff.js';
 
 export interface InterruptedSubmissionsDependencies extends QuerySchedule {
   readonly ledger: Pick<
     Ledger,
-    'listUnsubmitted' | 'markSubmitted' | 'cancel' | 'complete' | 'noteUnsettledLeg' | 'noteLeg'
+    | 'listUnsubmitted'
+    | 'markSubmitted'
+    | 'cancel'
+    | 'complete'
+    | 'noteUnsettledLeg'
+    | 'applyLegEvent'
+    | 'legs'
   >;
   /** The provider of each transaction's network is the one it is submitted to. */
   readonly providers: Pick<ProviderRoutes, 'forNetwork'>;
@@ -63,7 +69,7 @@ async function lookedUp(
   if (status.kind === 'not_found') return 'submit';
   if (status.kind === 'pending') await ledger.markSubmitted(reference);
   else {
-    await applyProviderResult(ledger, status.result, provider.name);
+    await applyProviderResult(deps, status.result, provider.name, 'query');
     await provider.acknowledge([status.result.id]);
   }
   return 'settled';
@@ -99,6 +105,17 @@ async function resume(
       );
       return;
     }
+  }
+  // Claimed first, under the transaction's row lock: of two workers resuming it, only one sends it.
+  const seenCalls = (await ledger.legs(reference))[0]?.calls ?? 0;
+  const claim = await ledger.applyLegEvent(reference, 'first', {
+    kind: 'call',
+    provider: provider.name,
+    seenCalls,
+  });
+  if (claim?.action !== 'claim') {
+    logger.info({ reference }, 'interrupted submission claimed by another worker, or settled meanwhile');
+    return;
   }
   const answer = await submitWithin(provider, transaction, deps.providerTimeoutMs);
   metrics.submissionsResumed.inc({ result: answer.kind });

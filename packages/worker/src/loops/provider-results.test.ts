@@ -40,9 +40,15 @@ function harness(ready: ProviderResult[], answer: (reference: string) => Resolve
         );
         return respond(reference);
       },
-      noteLeg: (reference, step) => {
-        calls.push(`note ${reference} ${step.kind} ${step.state} ${step.providerReference ?? ''}`);
-        return Promise.resolve(true);
+      applyLegEvent: (reference, leg, event) => {
+        const said = event.kind === 'result' ? `${event.outcome} ${event.providerCode}` : '';
+        calls.push(`event ${reference} ${leg} ${event.kind} ${said}`);
+        return Promise.resolve({
+          action: 'end leg',
+          why: '',
+          transaction: transaction('requested'),
+          calls: 0,
+        });
       },
     },
     provider: {
@@ -119,26 +125,40 @@ describe('applyProviderResults', () => {
     expect((await applyProviderResults(deps)).more).toBe(true);
   });
 
-  it('moves a purchase carried by two providers on by the leg each result names', async () => {
+  it('hands a result about one leg of a purchase to the ledger’s transition table, by the leg it names', async () => {
     const { deps, calls, transaction } = harness(
       [
         result('TX7-payment', 'completed'),
-        result('TX8-payment', 'declined'),
-        result('TX9-delivery', 'completed'),
-        result('TX10-delivery', 'declined'),
+        result('TX9-delivery', 'declined'),
         result('TX11-refund', 'completed'),
-        result('TX12-refund', 'declined'),
       ],
       () => ({ kind: 'resolved', transaction: transaction('completed') }),
     );
     await applyProviderResults(deps);
     expect(calls).toEqual([
-      'note TX7 payment succeeded SIM-TX7-payment',
-      'cancel TX8 payment declined SIM-TX8-payment collected=false',
-      'complete TX9 SIM-TX9-delivery',
-      'note TX10 delivery failed SIM-TX10-delivery',
-      'cancel TX11 the airtime could not be delivered; the payment was refunded SIM-TX11-refund collected=true',
-      'note TX12 refund failed SIM-TX12-refund',
+      'event TX7 payment result succeeded SIM-TX7-payment',
+      'event TX9 delivery result failed SIM-TX9-delivery',
+      'event TX11 refund result succeeded SIM-TX11-refund',
     ]);
+  });
+
+  it('hands a whole transaction’s result with evidence to the transition table, which compares it', async () => {
+    const { deps, calls } = harness(
+      [{ ...result('TX13', 'completed'), evidence: { amountMinor: 100n } }],
+      () => new Error('Expected no group-committed resolution.'),
+    );
+    await applyProviderResults(deps);
+    expect(calls).toEqual(['event TX13 first result succeeded SIM-TX13']);
+  });
+
+  it('counts a result that contradicts the transaction’s end as a review', async () => {
+    const { deps, acknowledged, transaction } = harness([result('TX14', 'completed')], () => ({
+      kind: 'already_resolved',
+      transaction: transaction('cancelled'),
+    }));
+    await applyProviderResults(deps);
+    expect(acknowledged).toEqual(['job-TX14']);
+    const metric = await deps.metrics.registry.getSingleMetricAsString('topup_reviews_opened_total');
+    expect(metric).toContain('topup_reviews_opened_total{reason="contradiction"} 1');
   });
 });

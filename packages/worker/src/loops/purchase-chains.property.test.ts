@@ -13,7 +13,8 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestAirtime } from '../testing/scenario.js';
 import { openTestStore, testStoreKinds, type TestStore } from '../testing/test-stores.js';
-import { applyProviderResult } from './provider-results.js';
+import { createWorkerMetrics } from '../worker-metrics.js';
+import { applyProviderResult } from './result-application.js';
 import { advancePurchaseChains } from './purchase-chains.js';
 
 interface Script {
@@ -154,6 +155,7 @@ describe.each(testStoreKinds())('purchases across two providers under random eve
           ledger,
           providers: providersFor(byReference, calls),
           logger: pino({ level: 'silent' }),
+          metrics: createWorkerMetrics(() => Promise.resolve({ pending: 0, oldestPendingAgeSeconds: 0 })),
           batchSize: 100,
           providerTimeoutMs: 1_000,
           queryAfterMs: QUERY_AFTER_MS,
@@ -165,7 +167,7 @@ describe.each(testStoreKinds())('purchases across two providers under random eve
           Promise.all(
             results.flatMap((pushed) =>
               (each.duplicated ? [pushed, pushed] : [pushed]).map((one) =>
-                applyProviderResult(ledger, one, provider),
+                applyProviderResult(deps, one, provider, 'webhook'),
               ),
             ),
           );

@@ -1,25 +1,29 @@
 // Carrying airtime purchases whose payment and delivery are two providers' work (M-Pesa takes the payment,
-// Africa's Talking delivers): once the payer's provider says the payment succeeded, the delivery goes to the
-// recipient's carrier, keyed by its leg id; a failed delivery is refunded by the payer's provider. Each step
-// is noted on its leg before the next is taken, so a worker that dies anywhere resumes from the notes. A
-// delivery can be sent again (the carrier deduplicates by the leg id); a refund never is: its leg is claimed
-// before the call, and a refund whose fate is unknown is asked about, then left to an operator. Legs with no
-// result are asked about with the same backoff and reconciliation window as a first leg.
+// Africa's Talking delivers). Every decision is the ledger's transition table's: this loop only talks to the
+// providers and tells the ledger what they said. Once the payment succeeded, the delivery goes to the
+// recipient's carrier, keyed by its leg id; a failed delivery is refunded by the payer's provider. No call is
+// made unless the ledger first claimed it for this worker (a compare-and-set under the transaction's row
+// lock), so of two workers only one calls; a refund is claimed once for good, and a delivery is sent again
+// only when its carrier says it never had it. Legs with no result are asked about with the same backoff and
+// reconciliation window as a first leg, then left to an operator.
 
 import { legId, type Ledger, type PurchaseUnderWay, type TransactionLeg } from '@topup/ledger';
+import type { LegEvent, LegEventOutcome } from '@topup/ledger';
 import type { LegOrder, Provider, ProviderRoutes, ProviderStatus } from '@topup/providers';
 import type { Logger } from 'pino';
 import { answerWithin, late } from '../answer-within.js';
-import { submitLegWithin } from '../submit-within.js';
-import { applyProviderResult } from './provider-results.js';
+import { submitLegWithin, type SubmitAnswer } from '../submit-within.js';
+import type { WorkerMetrics } from '../worker-metrics.js';
 import type { RoundResult } from './poll-loop.js';
 import { nextQueryOf } from './query-backoff.js';
+import { applyProviderResult } from './result-application.js';
 
 export interface PurchaseChainsDependencies {
-  readonly ledger: Pick<Ledger, 'purchasesUnderWay' | 'noteLeg' | 'complete' | 'cancel'>;
+  readonly ledger: Pick<Ledger, 'purchasesUnderWay' | 'applyLegEvent' | 'complete' | 'cancel'>;
   /** The recipient's carrier delivers; the payer's money network refunds. */
   readonly providers: Pick<ProviderRoutes, 'forNetwork'>;
   readonly logger: Logger;
+  readonly metrics: Pick<WorkerMetrics, 'reviews'>;
   readonly batchSize: number;
   readonly providerTimeoutMs: number;
   /** How long a delivery or refund waits for a pushed result before its provider is asked. */
@@ -35,8 +39,10 @@ type LaterLeg = LegOrder['kind'];
 const unsettled = (leg: TransactionLeg | undefined): leg is TransactionLeg =>
   leg !== undefined && leg.state !== 'succeeded' && leg.state !== 'failed';
 
-function carrying(provider: Provider | undefined, kind: LaterLeg): boolean {
-  return provider?.submitLeg !== undefined && provider.laterLegs?.includes(kind) === true;
+function carrying(provider: Provider | undefined, kind: LaterLeg): Provider | undefined {
+  return provider?.submitLeg !== undefined && provider.laterLegs?.includes(kind) === true
+    ? provider
+    : undefined;
 }
 
 function orderOf(purchase: PurchaseUnderWay, kind: LaterLeg): LegOrder {
@@ -59,100 +65,181 @@ function providerOf(deps: PurchaseChainsDependencies, purchase: PurchaseUnderWay
 const scheduleOf = (deps: PurchaseChainsDependencies, purchase: PurchaseUnderWay) =>
   nextQueryOf(deps, purchase.transaction.createdAt, deps.now());
 
-const nextQueryAt = (deps: PurchaseChainsDependencies, purchase: PurchaseUnderWay): Date =>
-  scheduleOf(deps, purchase).nextQueryAt;
+/** Tells the ledger what happened to leg `kind` of `purchase`; returns the step taken, as the table named it. */
+async function tell(
+  deps: PurchaseChainsDependencies,
+  purchase: PurchaseUnderWay,
+  kind: LaterLeg,
+  event: LegEvent,
+): Promise<string> {
+  return describe(kind, event, await told(deps, purchase, kind, event));
+}
 
-async function deliver(deps: PurchaseChainsDependencies, purchase: PurchaseUnderWay): Promise<string> {
-  const { ledger, logger } = deps;
-  const { reference } = purchase.transaction;
-  const { network, provider } = providerOf(deps, purchase, 'delivery');
-  if (provider === undefined || !carrying(provider, 'delivery')) {
-    // PROVIDERS changed since the payment, or names a carrier that cannot deliver: the payer is refunded.
-    logger.error({ reference, network }, 'no provider delivers airtime on the recipient’s network');
-    await ledger.noteLeg(reference, { kind: 'delivery', state: 'failed', provider: provider?.name ?? '' });
-    return 'delivery failed: no carrier';
+function describe(kind: LaterLeg, event: LegEvent, outcome: LegEventOutcome | undefined): string {
+  return `${kind} ${event.kind}: ${outcome?.action ?? 'no such transaction'}`;
+}
+
+async function told(
+  deps: PurchaseChainsDependencies,
+  purchase: PurchaseUnderWay,
+  kind: LaterLeg,
+  event: LegEvent,
+): Promise<LegEventOutcome | undefined> {
+  const outcome = await deps.ledger.applyLegEvent(purchase.transaction.reference, kind, event);
+  if (outcome?.review !== undefined) {
+    deps.metrics.reviews.inc({ reason: outcome.review });
+    deps.logger.error(
+      { reference: purchase.transaction.reference, leg: kind, why: outcome.why },
+      'a purchase’s leg waits for an operator (topup legs unresolved)',
+    );
   }
-  const answer = await submitLegWithin(provider, orderOf(purchase, 'delivery'), deps.providerTimeoutMs);
-  const step = { kind: 'delivery', provider: provider.name } as const;
+  return outcome;
+}
+
+/** The event a submission's answer is, for the ledger. */
+function answerEvent(
+  deps: PurchaseChainsDependencies,
+  purchase: PurchaseUnderWay,
+  provider: string,
+  answer: SubmitAnswer,
+): LegEvent {
+  const { nextQueryAt } = scheduleOf(deps, purchase);
   switch (answer.kind) {
     case 'accepted':
-      await ledger.noteLeg(reference, {
-        ...step,
-        state: 'submitted',
-        nextQueryAt: nextQueryAt(deps, purchase),
-      });
-      return 'delivery submitted';
+      return { kind: 'accepted', provider, nextQueryAt };
     case 'refused':
-      await ledger.noteLeg(reference, { ...step, state: 'failed', providerReference: answer.providerCode });
-      logger.warn(
-        { reference, reason: answer.reason },
-        'the carrier refused the delivery; refunding the payer',
-      );
-      return 'delivery refused';
+      return { kind: 'refused', provider, providerCode: answer.providerCode, reason: answer.reason };
     case 'unavailable':
-    case 'unknown':
-      // Asked about before anything else is done: sent again only if the carrier never had it.
-      await ledger.noteLeg(reference, {
-        ...step,
+      if (answer.taken === false) {
+        return { kind: 'never taken', provider, nextQueryAt };
+      }
+      return {
+        kind: 'open',
         state: 'unknown',
-        nextQueryAt: nextQueryAt(deps, purchase),
-      });
-      logger.warn(
-        { reference, provider: provider.name, providerError: answer.detail ?? answer.reason },
-        'a delivery’s submission had no clear answer; asking the carrier later',
-      );
-      return 'delivery unknown';
+        provider,
+        nextQueryAt,
+        review: false,
+        asked: false,
+        said: answer.detail ?? answer.reason,
+      };
+    case 'unknown':
+      return {
+        kind: 'open',
+        state: 'unknown',
+        provider,
+        nextQueryAt,
+        review: false,
+        asked: false,
+        said: answer.detail ?? answer.reason,
+      };
   }
 }
 
-async function refund(deps: PurchaseChainsDependencies, purchase: PurchaseUnderWay): Promise<string> {
-  const { ledger, logger } = deps;
-  const { reference } = purchase.transaction;
-  const { network, provider } = providerOf(deps, purchase, 'refund');
-  const step = { kind: 'refund', provider: provider?.name ?? '' } as const;
-  if (provider === undefined || !carrying(provider, 'refund')) {
-    await ledger.noteLeg(reference, { ...step, state: 'unknown', review: true, onlyIfAbsent: true });
-    logger.error(
-      { reference, network },
-      'no provider can refund the payer of an undelivered purchase; its refund waits for an operator',
-    );
-    return 'refund left for review';
-  }
-  const claimed = await ledger.noteLeg(reference, {
-    ...step,
-    state: 'unknown',
-    nextQueryAt: nextQueryAt(deps, purchase),
-    onlyIfAbsent: true,
+/** Claims the next call of leg `kind` for this worker; false when another worker has it or the chain moved on. */
+async function claimed(
+  deps: PurchaseChainsDependencies,
+  purchase: PurchaseUnderWay,
+  kind: LaterLeg,
+  provider: string,
+): Promise<boolean> {
+  const seenCalls = purchase.legs.find((leg) => leg.kind === kind)?.calls ?? 0;
+  const outcome = await deps.ledger.applyLegEvent(purchase.transaction.reference, kind, {
+    kind: 'call',
+    provider,
+    seenCalls,
   });
-  if (!claimed) return 'refund taken by another worker';
-  const answer = await submitLegWithin(provider, orderOf(purchase, 'refund'), deps.providerTimeoutMs);
-  if (answer.kind === 'accepted') {
-    await ledger.noteLeg(reference, {
-      ...step,
-      state: 'submitted',
-      nextQueryAt: nextQueryAt(deps, purchase),
-    });
-    return 'refund submitted';
+  return outcome?.action === 'claim';
+}
+
+/**
+ * A carrier that takes whole purchases (the simulator, when PROVIDERS routes the carrier to the payer's
+ * provider) is asked about the purchase itself: its result settles it.
+ */
+async function askWhole(
+  deps: PurchaseChainsDependencies,
+  purchase: PurchaseUnderWay,
+  provider: Provider,
+): Promise<string> {
+  const { reference } = purchase.transaction;
+  const status: ProviderStatus | typeof late = await answerWithin(
+    provider.query(reference),
+    deps.providerTimeoutMs,
+  ).catch(() => late);
+  if (status !== late && status.kind === 'result') {
+    const applied = await applyProviderResult(deps, status.result, provider.name, 'query');
+    await provider.acknowledge([status.result.id]);
+    return `purchase result: ${applied.action}`;
   }
-  if (answer.kind === 'refused' || (answer.kind === 'unavailable' && answer.taken === false)) {
-    // Nothing was refunded, and a refund is never retried without a person deciding: an operator does.
-    await ledger.noteLeg(reference, {
-      ...step,
-      state: 'failed',
-      providerReference: answer.kind === 'refused' ? answer.providerCode : '',
-      review: true,
+  const { nextQueryAt, review } = scheduleOf(deps, purchase);
+  const said = status === late ? 'could not be asked' : status.kind;
+  return tell(deps, purchase, 'delivery', {
+    kind: 'open',
+    state: 'unknown',
+    provider: provider.name,
+    nextQueryAt,
+    review,
+    asked: true,
+    said,
+  });
+}
+
+async function deliver(deps: PurchaseChainsDependencies, purchase: PurchaseUnderWay): Promise<string> {
+  const { logger } = deps;
+  const { reference } = purchase.transaction;
+  const { network, provider: routed } = providerOf(deps, purchase, 'delivery');
+  const provider = carrying(routed, 'delivery');
+  if (provider === undefined) {
+    const payer = providerOf(deps, purchase, 'refund').provider;
+    if (routed !== undefined && routed === payer) return askWhole(deps, purchase, routed);
+    // PROVIDERS changed since the payment, or names a carrier that cannot deliver: nothing was sent to any
+    // carrier, so the payer is refunded.
+    logger.error({ reference, network }, 'no provider delivers airtime on the recipient’s network');
+    return tell(deps, purchase, 'delivery', {
+      kind: 'refused',
+      provider: routed?.name ?? '',
+      providerCode: '',
+      reason: 'no provider delivers airtime on the recipient’s network',
     });
-    logger.error(
-      { reference, reason: answer.reason },
-      'the payer’s provider did not take the refund; it waits for an operator (topup legs unresolved)',
+  }
+  if (!(await claimed(deps, purchase, 'delivery', provider.name))) return 'delivery taken by another worker';
+  const answer = await submitLegWithin(provider, orderOf(purchase, 'delivery'), deps.providerTimeoutMs);
+  if (answer.kind !== 'accepted') {
+    logger.warn(
+      {
+        reference,
+        provider: provider.name,
+        answer: answer.kind,
+        providerError: 'detail' in answer ? answer.detail : undefined,
+      },
+      'a delivery was not plainly accepted; the ledger decides what follows',
     );
-    return 'refund refused';
   }
-  logger.warn(
-    { reference, providerError: answer.detail ?? answer.reason },
-    'a refund’s submission had no clear answer; asking its provider later',
-  );
-  return 'refund unknown';
+  return tell(deps, purchase, 'delivery', answerEvent(deps, purchase, provider.name, answer));
+}
+
+async function refund(deps: PurchaseChainsDependencies, purchase: PurchaseUnderWay): Promise<string> {
+  const { logger } = deps;
+  const { reference } = purchase.transaction;
+  const { network, provider: routed } = providerOf(deps, purchase, 'refund');
+  const name = routed?.name ?? '';
+  if (!(await claimed(deps, purchase, 'refund', name))) return 'refund taken by another worker';
+  const provider = carrying(routed, 'refund');
+  if (provider === undefined) {
+    logger.error({ reference, network }, 'no provider can refund the payer of an undelivered purchase');
+    return tell(deps, purchase, 'refund', {
+      kind: 'refused',
+      provider: name,
+      providerCode: '',
+      reason: 'no provider refunds payments on the payer’s network',
+    });
+  }
+  const answer = await submitLegWithin(provider, orderOf(purchase, 'refund'), deps.providerTimeoutMs);
+  // A refund is never sent again: one the provider did not take is refused for good (an operator decides).
+  const event: LegEvent =
+    answer.kind === 'unavailable' && answer.taken === false
+      ? { kind: 'refused', provider: name, providerCode: '', reason: answer.reason }
+      : answerEvent(deps, purchase, name, answer);
+  return tell(deps, purchase, 'refund', event);
 }
 
 async function ask(
@@ -160,7 +247,7 @@ async function ask(
   purchase: PurchaseUnderWay,
   leg: TransactionLeg,
 ): Promise<string> {
-  const { ledger, logger } = deps;
+  const { logger } = deps;
   const kind = leg.kind === 'refund' ? 'refund' : 'delivery';
   const { provider } = providerOf(deps, purchase, kind);
   const status: ProviderStatus | typeof late =
@@ -171,38 +258,43 @@ async function ask(
           return late;
         });
   if (status !== late && status.kind === 'result') {
-    const applied = await applyProviderResult(ledger, status.result, provider?.name ?? leg.provider);
+    const applied = await applyProviderResult(deps, status.result, provider?.name ?? leg.provider, 'query');
     await provider?.acknowledge([status.result.id]);
-    return `${kind} result: ${applied.kind}`;
+    return `${kind} result: ${applied.action}`;
   }
+  const { nextQueryAt, review } = scheduleOf(deps, purchase);
+  const name = provider?.name ?? leg.provider;
   if (status !== late && status.kind === 'not_found' && kind === 'delivery') {
-    // The carrier never had it: sent again when sending is safe (keyed by the leg id), else refunded.
-    if (provider?.idempotentSubmissions === true) return deliver(deps, purchase);
-    await ledger.noteLeg(purchase.transaction.reference, { kind, state: 'failed', provider: leg.provider });
-    return 'delivery never taken';
+    // The carrier says it never had it (no call was ever made with it; one that may have been made, or
+    // whose answer was a duplicate, is unknown instead): sent again, under a new claim.
+    const event: LegEvent = { kind: 'never taken', provider: name, nextQueryAt };
+    const noted = await told(deps, purchase, 'delivery', event);
+    return noted?.action === 'note open' ? deliver(deps, purchase) : describe('delivery', event, noted);
   }
-  const { nextQueryAt: askAgainAt, review } = scheduleOf(deps, purchase);
-  await ledger.noteLeg(purchase.transaction.reference, {
-    kind,
+  const said =
+    status === late
+      ? 'could not be asked'
+      : status.kind === 'pending'
+        ? 'still working on it'
+        : 'does not know it';
+  return tell(deps, purchase, kind, {
+    kind: 'open',
     state: status !== late && status.kind === 'pending' ? 'pending' : 'unknown',
-    provider: leg.provider,
-    nextQueryAt: askAgainAt,
+    provider: name,
+    nextQueryAt,
     review,
     asked: true,
+    said,
   });
-  if (review) {
-    logger.error(
-      { leg: leg.id },
-      'leg unsettled at the end of the reconciliation window: it waits for an operator (topup legs unresolved)',
-    );
-  }
-  return `${kind} unsettled`;
 }
 
 /** The step a purchase under way takes now. */
 function advance(deps: PurchaseChainsDependencies, purchase: PurchaseUnderWay): Promise<string> {
   const delivery = purchase.legs.find((leg) => leg.kind === 'delivery');
   const refunded = purchase.legs.find((leg) => leg.kind === 'refund');
+  // A cancelled purchase here was found paid by an operator: it is refunded, never delivered.
+  if (purchase.transaction.state === 'cancelled')
+    return refunded === undefined ? refund(deps, purchase) : ask(deps, purchase, refunded);
   if (delivery === undefined) return deliver(deps, purchase);
   if (refunded === undefined && delivery.state === 'failed') return refund(deps, purchase);
   const due = unsettled(refunded) ? refunded : delivery;

@@ -14,6 +14,7 @@ import {
   type WebhookEvent,
 } from '@topup/providers';
 import { pino } from 'pino';
+import { createWorkerMetrics } from '../worker-metrics.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyPushedResults, type PushedResultsDependencies } from './pushed-results.js';
 
@@ -38,10 +39,10 @@ describe('applyPushedResults with reports named by provider ids', () => {
   let store: Store;
   let clock = new Date('2026-11-26T10:00:00.000Z');
   const applied: string[] = [];
-  const ledger: Pick<Ledger, 'complete' | 'cancel' | 'noteLeg'> = {
-    noteLeg: (reference, step) => {
-      applied.push(`note ${reference} ${step.kind} ${step.state}`);
-      return Promise.resolve(true);
+  const ledger: Pick<Ledger, 'complete' | 'cancel' | 'applyLegEvent'> = {
+    applyLegEvent: (reference, leg, event) => {
+      applied.push(`note ${reference} ${leg} ${event.kind === 'result' ? event.outcome : event.kind}`);
+      return Promise.resolve(undefined);
     },
     complete: (reference, input) => {
       applied.push(`complete ${reference} ${input.providerCode}`);
@@ -57,6 +58,7 @@ describe('applyPushedResults with reports named by provider ids', () => {
     ledger,
     providers: { named: (name) => (name === reporting.name ? reporting : undefined) },
     logger: pino({ level: 'silent' }),
+    metrics: createWorkerMetrics(() => Promise.resolve({ pending: 0, oldestPendingAgeSeconds: 0 })),
     batchSize: 10,
     uncorrelatedAfterMs: 60_000,
     now: () => clock,

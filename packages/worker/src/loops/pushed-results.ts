@@ -16,11 +16,13 @@ import {
 import type { InboxEntry, ProviderResult, ProviderRoutes, WebhookEvent } from '@topup/providers';
 import type { Logger } from 'pino';
 import type { RoundResult } from './poll-loop.js';
-import { applyProviderResult } from './provider-results.js';
+import { applyProviderResult } from './result-application.js';
+import type { WorkerMetrics } from '../worker-metrics.js';
 
 export interface PushedResultsDependencies {
   readonly store: Queryable;
-  readonly ledger: Pick<Ledger, 'complete' | 'cancel' | 'noteLeg'>;
+  readonly ledger: Pick<Ledger, 'complete' | 'cancel' | 'applyLegEvent'>;
+  readonly metrics: Pick<WorkerMetrics, 'reviews'>;
   readonly providers: Pick<ProviderRoutes, 'named'>;
   readonly logger: Logger;
   readonly batchSize: number;
@@ -67,7 +69,7 @@ async function outcomeOf(deps: PushedResultsDependencies, entry: InboxEntry): Pr
   if (results.length === 0) return 'ignored: it speaks of no submission';
   const outcomes = [];
   for (const result of results) {
-    outcomes.push((await applyProviderResult(deps.ledger, result, provider.name)).kind);
+    outcomes.push((await applyProviderResult(deps, result, provider.name, `webhook ${entry.id}`)).action);
   }
   return outcomes.join(',');
 }

@@ -58,7 +58,8 @@ function harness(
         calls.push(`cancel ${reference} ${input.reason}`);
         return resolved(reference);
       },
-      noteLeg: () => Promise.reject(new Error('Expected no leg of a later step to be noted.')),
+      applyLegEvent: () =>
+        Promise.reject(new Error('Expected no leg of a purchase chain to be told anything.')),
       noteUnsettledLeg: (reference, leg) => {
         noted.push({
           reference,

@@ -14,15 +14,14 @@ import { firstLegNetwork } from '@topup/providers';
 import type { Provider, ProviderStatus } from '@topup/providers';
 import type { WorkerMetrics } from '../worker-metrics.js';
 import type { RoundResult } from './poll-loop.js';
-import type { ResultApplication } from './leg-results.js';
-import { applyProviderResult } from './provider-results.js';
+import { applyProviderResult, type ResultApplication } from './result-application.js';
 import { noteFirstLegOnSchedule } from './query-backoff.js';
 
 /** The reason a timed-out transaction carries in its cancellation callback. */
 export const TIMEOUT_REASON = 'no result from the provider within the timeout';
 
 export interface TransactionTimeoutsDependencies {
-  readonly ledger: Pick<Ledger, 'listExpired' | 'complete' | 'cancel' | 'noteUnsettledLeg' | 'noteLeg'>;
+  readonly ledger: Pick<Ledger, 'listExpired' | 'complete' | 'cancel' | 'noteUnsettledLeg' | 'applyLegEvent'>;
   /** The provider of each transaction's network is the one asked about it. */
   readonly providers: {
     forNetwork(network: string): Pick<Provider, 'name' | 'query' | 'acknowledge'> | undefined;
@@ -99,7 +98,7 @@ async function settleWith(
   if (status === late) return leave(deps, transaction, provider.name, 'no answer');
   switch (status.kind) {
     case 'result': {
-      const outcome = await applyProviderResult(ledger, status.result, provider.name);
+      const outcome = await applyProviderResult(deps, status.result, provider.name, 'query');
       await provider.acknowledge([status.result.id]);
       return { kind: 'result', outcome };
     }
@@ -152,9 +151,12 @@ export async function cancelTimedOutTransactions(
           'transaction left requested: the provider has not said it never took it; asking again later',
         );
       }
-    } else if (settlement.kind === 'result' && settlement.outcome.kind === 'resolved') {
+    } else if (
+      settlement.kind === 'result' &&
+      (settlement.outcome.action === 'complete' || settlement.outcome.action.startsWith('cancel'))
+    ) {
       logger.info(
-        { reference, state: settlement.outcome.transaction.state },
+        { reference, state: settlement.outcome.transaction?.state },
         'transaction past the timeout resolved by the result its provider already had',
       );
     } else if (settlement.kind === 'timed_out' && settlement.outcome.kind === 'resolved') {
