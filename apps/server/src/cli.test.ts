@@ -418,6 +418,7 @@ describe('the operator commands', { timeout: 180_000 }, () => {
     expect(JSON.parse(settled.stdout)).toEqual({
       settled: true,
       transaction: { reference: failedRef, state: 'cancelled' },
+      why: '',
     });
     const legs = await runCli(['legs', 'list', '--reference', failedRef, '--json'], env);
     expect(JSON.parse(legs.stdout)).toMatchObject([
