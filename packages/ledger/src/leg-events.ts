@@ -582,7 +582,9 @@ async function perform(
  * Applies `event` to leg `leg` (`first`: the one the transaction started with) of transaction `reference`
  * as the transition table says, in one database
  * transaction holding the transaction's row lock. Undefined when there is no such transaction. A
- * settlement the table refuses throws `invalid_input` with the table's reason.
+ * settlement the table refuses throws `invalid_input` with the table's reason. `alongside` runs last in
+ * that transaction with the outcome (an operator's audit record of a settlement), and its throwing
+ * rolls the event back.
  */
 export async function applyLegEvent(
   store: Store,
@@ -590,6 +592,7 @@ export async function applyLegEvent(
   leg: LegKind | 'first',
   event: LegEvent,
   context: ResolutionContext,
+  alongside?: (tx: Queryable, outcome: LegEventOutcome) => Promise<void>,
 ): Promise<LegEventOutcome | undefined> {
   return store.transaction(async (tx) => {
     const locked = await lockTransaction(tx, reference, context.timeZone);
@@ -614,13 +617,15 @@ export async function applyLegEvent(
       context,
     };
     const { resolved, calls, review: reason } = await perform(change, rule.then);
-    return {
+    const outcome: LegEventOutcome = {
       action: rule.then,
       why: rule.why,
       transaction: resolved ?? locked.record,
       calls,
       ...(reason === undefined ? {} : { review: reason }),
     };
+    await alongside?.(tx, outcome);
+    return outcome;
   });
 }
 
