@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CommandFailure } from './cli-output.js';
+import { OperatorError } from '@topup/operators';
 import { requireStatedModeFor } from './stated-mode.js';
 
 describe('the mode a CLI settling a payment leg must be told', () => {
@@ -9,7 +9,7 @@ describe('the mode a CLI settling a payment leg must be told', () => {
     for (const environment of [{}, { TOPUP_MODE: '' }]) {
       expect(() => {
         requireStatedModeFor('legs resolve', payment, environment);
-      }).toThrow(CommandFailure);
+      }).toThrow(OperatorError);
     }
     expect(() => {
       requireStatedModeFor('legs resolve', payment, {});

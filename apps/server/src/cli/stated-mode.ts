@@ -6,23 +6,24 @@
 // takes the command (control-socket.ts) settles it under its own configuration.
 
 import { parseLegId } from '@topup/ledger';
-import { CommandFailure } from './cli-output.js';
-import type { Options } from './commands.js';
+import { OperatorError } from '@topup/operators';
 
 /** Throws `mode_required` when `command` settles a payment leg and `environment` does not say the mode. */
 export function requireStatedModeFor(
   command: string,
-  options: Options,
+  options: Readonly<Record<string, unknown>>,
   environment: Readonly<Record<string, string | undefined>>,
 ): void {
   const leg = typeof options['leg'] === 'string' ? options['leg'] : '';
   if (command !== 'legs resolve' || parseLegId(leg)?.kind !== 'payment') return;
   // Empty counts as unset, as loadConfig reads it.
   if ((environment['TOPUP_MODE'] ?? '') !== '') return;
-  throw new CommandFailure(
-    'mode_required',
+  throw new OperatorError(
+    'invalid',
     `Expected TOPUP_MODE to settle the payment leg ${leg}, found it unset: in live mode the payment ` +
       'is recorded and the airtime is delivered next, in sandbox mode the settlement completes the purchase. ' +
       "Run it with the service's configuration (TOPUP_MODE=live and the rest), or TOPUP_MODE=sandbox.",
+    [],
+    'mode_required',
   );
 }
