@@ -1,6 +1,7 @@
 // How a person uses the console, in the selectors apps/console/README.md promises (accessible names and
 // data-testids): opening a one-time link and setting a password, signing in, moving between screens,
-// confirming the password when a change asks for it again, closing a shown-once dialog.
+// confirming the password when a change asks for it again or a change that cannot be undone, closing a
+// shown-once dialog.
 
 import type { Locator, Page } from 'playwright-core';
 
@@ -84,4 +85,11 @@ export async function takeShownOnceValue(page: Page): Promise<string> {
   await dialog.getByRole('button', { name: 'Done' }).click();
   await dialog.waitFor({ state: 'hidden' });
   return value;
+}
+
+/** Answers the open "are you sure?" dialog of a change that cannot be undone with `Confirm`. */
+export async function confirmChange(page: Page): Promise<void> {
+  const dialog = page.getByTestId('confirm-dialog');
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await dialog.waitFor({ state: 'hidden' });
 }

@@ -2,8 +2,9 @@
 // schema of its own), users made by the real `topup` CLI, the API called with a bearer token as a caller's
 // system does, a local callback receiver, and Debian's Chromium driven by playwright-core. The scenarios
 // run in order and build on each other: the operator's account, token and transaction are what the
-// caller, support and later scenarios look at. Screenshots of the main screens go to
-// CONSOLE_SCREENSHOTS_DIR (or a temporary folder).
+// caller, support and later scenarios look at. The service allows two failed sign-ins a minute per
+// address (AUTH_FAILURE_LIMIT=2), which onboarding people by link must never use up. Screenshots of the
+// main screens go to CONSOLE_SCREENSHOTS_DIR (or a temporary folder).
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -13,6 +14,7 @@ import { startCallbackReceiver } from './callback-receiver.js';
 import type { CallbackReceiver } from './callback-receiver.js';
 import { ensureConsoleBuilt } from './console-build.js';
 import {
+  confirmChange,
   confirmPasswordIfAsked,
   goToScreen,
   navLink,
@@ -33,7 +35,7 @@ import type { RunningService } from './service-process.js';
 import { testDatabase } from './test-database.js';
 import type { TestDatabase } from './test-database.js';
 import { deliveriesOf, sendAgentFloat } from './topup-api.js';
-import { createUser } from './topup-cli.js';
+import { createUser, requestAdmin } from './topup-cli.js';
 
 const needs = prerequisites();
 const skipHere = needs.missing.length > 0 && !needs.underCi;
@@ -44,7 +46,10 @@ const emails = {
   admin: 'ops@example.com',
   caller: 'caller@example.com',
   support: 'support@example.com',
+  deputy: 'deputy@example.com',
 } as const;
+/** People of one office onboarded one after the other, from one address. */
+const clerks = ['clerk.one@example.com', 'clerk.two@example.com', 'clerk.three@example.com'] as const;
 /** A MoneyNetB agent: no agent or store number needed, and its ending (0123) completes in sandbox. */
 const agentMobile = '254733000123';
 /** An agent whose ending, 0001, the sandbox declines. */
@@ -90,10 +95,10 @@ describe.skipIf(skipHere)(title, { timeout: 120_000 }, () => {
     return user;
   }
 
-  /** Saves the screen, which must show no error notice. */
-  async function screenshot(page: Page, name: string): Promise<void> {
-    const alerts = await page.getByRole('alert').allTextContents();
-    expect(alerts, `error notices on the ${name} screen`).toEqual([]);
+  /** Saves the screen, which must show no error notice unless it is about one (`alerts`). */
+  async function screenshot(page: Page, name: string, { alerts = 0 } = {}): Promise<void> {
+    const shown = await page.getByRole('alert').allTextContents();
+    expect(shown, `error notices on the ${name} screen`).toHaveLength(alerts);
     await saveScreenshot(page, the().shots, name);
   }
 
@@ -116,6 +121,8 @@ describe.skipIf(skipHere)(title, { timeout: 120_000 }, () => {
       CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true',
       CALLBACK_RETRY_SCHEDULE: '0,1,2',
       FUNDING_APPROVAL_THRESHOLD: '100000',
+      // Two failed sign-ins a minute per address: onboarding people by link must cost none.
+      AUTH_FAILURE_LIMIT: '2',
       // Nothing from the calling shell may point the service elsewhere.
       REDIS_URL: '',
       PUBLIC_BASE_URL: '',
@@ -527,6 +534,153 @@ describe.skipIf(skipHere)(title, { timeout: 120_000 }, () => {
     await goToScreen(page, 'Audit log');
     await page.getByTestId('audit-row').first().waitFor();
     await screenshot(page, 'audit-log');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('Three people of one office set their passwords by link one after the other, with two failed sign-ins allowed, and a used link leads to the sign-in form', async () => {
+    const { env } = the();
+    const links: string[] = [];
+    for (const email of clerks) {
+      const clerk = await createUser(env, { email, role: 'support' });
+      const { page, pageErrors } = await userBrowser();
+      await setPasswordWithLink(page, clerk.url, email, password);
+      expect(pageErrors).toEqual([]);
+      links.push(clerk.url);
+    }
+
+    // The first link, used: the page says so and offers the sign-in form, where the clerk signs in.
+    const { page, pageErrors } = await userBrowser();
+    await page.goto(required(links[0], 'The first link'));
+    const notice = page.getByRole('alert');
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain('unknown, used or expired');
+    await screenshot(page, 'link-used', { alerts: 1 });
+    await page.getByRole('link', { name: 'Sign in', exact: true }).click();
+    await signInForm(page).waitFor();
+    await signIn(page, clerks[0], password);
+    expect(await page.getByTestId('user-role').textContent()).toBe('support');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('An admin disables a user: the user’s open session ends at once and signing in answers as a wrong password; enabling lets them back', async () => {
+    const { service } = the();
+    const clerk = await userBrowser();
+    await clerk.page.goto(`${service.url}/console/accounts`);
+    await signIn(clerk.page, clerks[1], password);
+
+    const admin = await userBrowser();
+    await admin.page.goto(`${service.url}/console/users`);
+    await signIn(admin.page, emails.admin, password);
+    const row = admin.page.getByTestId('user-row').filter({ hasText: clerks[1] });
+    await row.getByRole('button', { name: 'Disable', exact: true }).click();
+    await confirmChange(admin.page);
+    await row.getByText('disabled', { exact: true }).waitFor();
+    await screenshot(admin.page, 'users');
+
+    await navLink(clerk.page, 'Audit log').click();
+    const ended = clerk.page.getByTestId('sign-in-notice');
+    await ended.waitFor();
+    expect(await ended.textContent()).toBe('Your session has ended; sign in again');
+    const form = signInForm(clerk.page);
+    await form.getByLabel('Email', { exact: true }).fill(clerks[1]);
+    await form.getByLabel('Password', { exact: true }).fill(password);
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    const refused = clerk.page.getByRole('alert');
+    await refused.waitFor();
+    expect(await refused.textContent()).toContain('The email or the password is wrong.');
+
+    await row.getByRole('button', { name: 'Enable', exact: true }).click();
+    await row.getByText('enabled', { exact: true }).waitFor();
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    expect(await signedInRole(clerk.page, clerks[1])).toBe('support');
+    expect([...admin.pageErrors, ...clerk.pageErrors]).toEqual([]);
+  });
+
+  it('A fresh admin, approved by another, cannot approve funding asked for before their account existed, but approves later funding; an admin never approves their own', async () => {
+    const { service, env, db } = the();
+    const account = required(story.account, 'The account');
+    const ops = await userBrowser();
+    await ops.page.goto(`${service.url}/console/accounts`);
+    await signIn(ops.page, emails.admin, password);
+
+    /**
+     * Funds the account's airtime from its own Fund screen, which keeps the account's menu beside it, and
+     * answers the amount as the requests table shows it.
+     */
+    const fundFromAccount = async (amount: string): Promise<string> => {
+      await db.forgetReauthentication(emails.admin);
+      await goToScreen(ops.page, 'Accounts');
+      const accountRow = ops.page.getByTestId('account-row').filter({ hasText: account });
+      await accountRow.getByRole('link', { name: 'Fund', exact: true }).click();
+      await ops.page.getByRole('heading', { level: 1, name: 'Fund', exact: true }).waitFor();
+      expect(await ops.page.getByRole('navigation', { name: 'Screens' }).textContent()).toContain(account);
+      const form = ops.page.getByRole('form', { name: 'Fund a channel' });
+      await form.getByLabel('Channel').selectOption('airtime');
+      await form.getByLabel('Amount (KES, whole shillings)', { exact: true }).fill(amount);
+      await form.getByRole('button', { name: 'Fund', exact: true }).click();
+      const outcome = ops.page.getByTestId('funding-outcome');
+      await confirmPasswordIfAsked(ops.page, password, outcome);
+      expect(await outcome.textContent()).toContain('awaiting approval');
+      return `KES ${Number(amount).toLocaleString('en-GB')}.00`;
+    };
+    const before = await fundFromAccount('200000');
+    await screenshot(ops.page, 'account-funding');
+
+    // The CLI may ask for an admin, never make one while an admin exists; ops approves and is shown the link.
+    const request = await requestAdmin(env, emails.deputy);
+    await db.forgetReauthentication(emails.admin);
+    await goToScreen(ops.page, 'Users');
+    const asked = ops.page.getByTestId('admin-request-row').filter({ hasText: emails.deputy });
+    await asked.getByRole('button', { name: 'Approve', exact: true }).click();
+    await confirmPasswordIfAsked(ops.page, password, ops.page.getByTestId('shown-once-dialog'));
+    const link = await takeShownOnceValue(ops.page);
+    expect(link).toContain('/console/link#token=');
+    expect(request).not.toBe('');
+
+    const deputy = await userBrowser();
+    await setPasswordWithLink(deputy.page, link, emails.deputy, password);
+    await goToScreen(deputy.page, 'Funding');
+    const older = deputy.page.getByTestId('funding-request-row').filter({ hasText: before });
+    await older.getByRole('button', { name: 'Approve', exact: true }).click();
+    const refused = deputy.page.getByRole('alert');
+    await refused.waitFor();
+    expect(await refused.textContent()).toContain('made before your account existed');
+
+    const after = await fundFromAccount('150000');
+    await deputy.page.reload();
+    const later = deputy.page.getByTestId('funding-request-row').filter({ hasText: after });
+    await later.getByRole('button', { name: 'Approve', exact: true }).click();
+    await later.getByText('approved', { exact: true }).waitFor();
+
+    // An admin asked for in the console waits too, and its maker cannot approve it.
+    await goToScreen(ops.page, 'Users');
+    const create = ops.page.getByRole('form', { name: 'Create user' });
+    await create.getByLabel('Email', { exact: true }).fill('third.admin@example.com');
+    await create.getByLabel('Role').selectOption('admin');
+    await create.getByRole('button', { name: 'Create user', exact: true }).click();
+    await confirmPasswordIfAsked(ops.page, password, ops.page.getByTestId('admin-request-outcome'));
+    const own = ops.page.getByTestId('admin-request-row').filter({ hasText: 'third.admin@example.com' });
+    expect(await own.getByRole('button', { name: 'Approve', exact: true }).isDisabled()).toBe(true);
+    await screenshot(ops.page, 'users-approvals');
+    expect([...ops.pageErrors, ...deputy.pageErrors]).toEqual([]);
+  });
+
+  it('A reference the account does not have shows “No such transaction” and nothing to do on it; a transaction’s page names its zone and tells status from state', async () => {
+    const { service } = the();
+    const account = required(story.account, 'The account');
+    const reference = required(story.reference, 'The first transaction');
+    const { page, pageErrors } = await userBrowser();
+    await page.goto(`${service.url}/console/accounts/${account}/transactions/TXNOSUCHTHING`);
+    await signIn(page, emails.admin, password);
+    await page.getByRole('heading', { level: 1, name: 'No such transaction' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Resend callback' }).count()).toBe(0);
+    await screenshot(page, 'no-such-transaction');
+
+    await page.goto(`${service.url}/console/accounts/${account}/transactions/${reference}`);
+    const fields = page.getByTestId('transaction-fields');
+    await fields.waitFor();
+    expect(await fields.textContent()).toContain('Status (API)');
+    expect(await page.getByTestId('time-zone').textContent()).toBe('Times in Africa/Nairobi');
     expect(pageErrors).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // The `topup` operator CLI (apps/server/src/cli/main.ts) run as a child process with the service's
 // environment, as an operator runs `pnpm topup …`: here to create console users and read the one-time
-// sign-in link it prints.
+// sign-in link it prints, or, for an admin once there is one, the request a console admin approves.
 
 import { spawnTsx } from './service-process.js';
 import { cliEntry } from './repo-paths.js';
@@ -67,4 +67,15 @@ export async function createUser(
   if (typeof created.url !== 'string' || !created.url.includes('/console/link#token='))
     throw new Error(`topup user create printed no sign-in link: ${JSON.stringify(created)}`);
   return created as CreatedUser;
+}
+
+/** `topup user create --role admin` once an admin exists: a request another admin approves in the console. */
+export async function requestAdmin(env: Readonly<Record<string, string>>, email: string): Promise<string> {
+  const asked = (await runTopup(['user', 'create', '--email', email, '--role', 'admin'], env)) as {
+    state?: string;
+    request?: { id?: string };
+  };
+  if (asked.state !== 'awaiting_approval' || typeof asked.request?.id !== 'string')
+    throw new Error(`topup user create --role admin made no request: ${JSON.stringify(asked)}`);
+  return asked.request.id;
 }

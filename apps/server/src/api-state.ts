@@ -29,6 +29,8 @@ export interface ApiState {
   code?: string;
   /** An operational route (/healthz, /metrics …): logged at debug level and not counted as an API request. */
   operational?: boolean;
+  /** The path as the request's log line shows it, when it holds a secret (a provider webhook's token). */
+  loggedPath?: string;
 }
 
 /** Set by the function lookup: every later stage serves a known function. */

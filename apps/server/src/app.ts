@@ -39,6 +39,8 @@ export interface AppDependencies {
   /** What /metrics shows; the server's own registry by default (see `withWorkerMetrics`). */
   readonly metricsRegistry?: Registry;
   readonly rateLimiter: RateLimiter;
+  /** Each source address's calls to the provider webhook routes. */
+  readonly webhookRateLimiter: RateLimiter;
   readonly authenticationFailures: AuthenticationFailureLimiter;
   /** The console's clock (sessions, links, audit); tests move it to expire sessions. */
   readonly clock?: () => Date;
@@ -120,6 +122,7 @@ export function createApp(deps: AppDependencies): Koa<ApiState> {
           ledger: deps.ledger,
           api: deps,
           authenticationFailures: deps.authenticationFailures,
+          rateLimiter: deps.rateLimiter,
           now: deps.clock ?? (() => new Date()),
         },
         deps.consoleBuildDir === undefined ? {} : { buildDir: deps.consoleBuildDir },

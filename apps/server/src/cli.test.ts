@@ -1,16 +1,37 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chown, lstat, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallbackDeliveryView } from '@topup/envelope';
 import { createLedger, openStore } from '@topup/ledger';
 import { parseSendAgentFloat } from '@topup/validation';
 import { startCallbackSink } from './testing/callback-sink.js';
-import { runCli, startService } from './testing/child-process.js';
+import { runCli, runToExit, startService } from './testing/child-process.js';
 import { eventually } from './testing/eventually.js';
 import { postgresTestUrl, runSql } from './testing/postgres-schema.js';
+
+/** Every path below `root` (itself included) that anyone but its owner may use, with its mode. */
+async function openToOthers(root: string): Promise<string[]> {
+  const status = await lstat(root);
+  const here = (status.mode & 0o077) === 0 ? [] : [`${root} ${(status.mode & 0o777).toString(8)}`];
+  if (!status.isDirectory()) return here;
+  const below = await Promise.all((await readdir(root)).map((entry) => openToOthers(join(root, entry))));
+  return [...here, ...below.flat()];
+}
+
+/** Sends one command line to a running service's socket as any client could, and reads its answer. */
+async function socketCommand(path: string, request: unknown): Promise<unknown> {
+  const socket = connect(path);
+  socket.write(`${JSON.stringify(request)}\n`);
+  for await (const line of createInterface({ input: socket })) {
+    socket.destroy();
+    return JSON.parse(line) as unknown;
+  }
+  throw new Error('the service closed its socket without an answer');
+}
 
 const allMigrations = [
   '0001_ledger',
@@ -31,6 +52,7 @@ const allMigrations = [
   'providers/0004_submission_ids',
   'providers/0005_inbox_retries',
   'operators/0001_console',
+  'operators/0002_two_person_rule',
 ];
 
 describe('the operator CLI and `pnpm start` as real processes', () => {
@@ -153,7 +175,7 @@ describe('the operator CLI and `pnpm start` as real processes', () => {
       expect(JSON.parse(metadata.stderr)).toMatchObject({
         error: {
           kind: 'failure',
-          code: '3000',
+          code: 'url_refused',
           message: expect.stringMatching(/^'url is invalid': .*169\.254\.169\.254 \(link-local/) as string,
         },
       });
@@ -166,7 +188,7 @@ describe('the operator CLI and `pnpm start` as real processes', () => {
       const { endpoint, secret } = JSON.parse(added.stdout) as { endpoint: string; secret: string };
       expect(secret).toMatch(/^whsec_/);
       const listed = await runCli(['endpoint', 'list', '--account', account, '--json'], env);
-      expect(JSON.parse(listed.stdout)).toMatchObject([{ id: endpoint, url: sink.url, enabled: true }]);
+      expect(JSON.parse(listed.stdout)).toMatchObject([{ id: endpoint, url: sink.url, enabled: 'true' }]);
       expect(listed.stdout).not.toContain(secret);
       await runCli(['channel', 'fund', '--account', account, '--channel', 'float', '--amount', '500'], env);
 
@@ -233,6 +255,21 @@ describe('the operator CLI and `pnpm start` as real processes', () => {
       );
       expect(badStatus.code).toBe(64);
       expect(badStatus.stderr).toContain('--status must be pending, delivered or failed, received "lost"');
+
+      // Each change is audited as the CLI's one actor, with the account it changed.
+      const audit = JSON.parse((await runCli(['audit', 'list', '--json'], env)).stdout) as {
+        records: { actor: string; action: string; target: string }[];
+      };
+      const changes = audit.records.filter((record) => record.target === account);
+      expect(changes.map((record) => record.action)).toEqual(
+        expect.arrayContaining([
+          'resend_callback',
+          'add_callback_endpoint',
+          'fund_channel',
+          'create_account',
+        ]),
+      );
+      for (const change of changes) expect(change.actor).toBe(`cli:${userInfo().username}`);
     } finally {
       await sink.close();
     }
@@ -254,8 +291,27 @@ describe('the operator CLI and `pnpm start` as real processes', () => {
       } finally {
         await service.stop();
       }
+      // The data folder, the database's files and the CLI's socket are the running user's alone.
+      expect(await openToOthers(fresh)).toEqual([]);
     } finally {
       await rm(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to start on a data folder another user owns, saying whose it is', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'topup-theirs-'));
+    try {
+      const theirs = join(parent, 'data');
+      await mkdir(theirs);
+      // As root the test gives the folder away; as anyone else, root's own root folder is another user's.
+      const dataDir = process.getuid?.() === 0 ? theirs : '/';
+      if (dataDir === theirs) await chown(theirs, 65534, 65534);
+      const refused = await runToExit('src/main.ts', [], { ...env, TOPUP_DATA_DIR: dataDir });
+      expect(refused.code).toBe(78);
+      expect(refused.stderr).toContain(`The embedded store's folder ${dataDir} belongs to user`);
+      expect(await readdir(theirs)).toEqual([]);
+    } finally {
+      await rm(parent, { recursive: true, force: true });
     }
   });
 });
@@ -359,11 +415,15 @@ describe('the operator commands', { timeout: 180_000 }, () => {
       env,
     );
     expect(settled.code).toBe(0);
-    expect(JSON.parse(settled.stdout)).toMatchObject({
+    expect(JSON.parse(settled.stdout)).toEqual({
       settled: true,
       transaction: { reference: failedRef, state: 'cancelled' },
-      leg: { state: 'failed', reviewed_by: 'amina', provider: 'sandbox' },
+      why: '',
     });
+    const legs = await runCli(['legs', 'list', '--reference', failedRef, '--json'], env);
+    expect(JSON.parse(legs.stdout)).toMatchObject([
+      { state: 'failed', reviewed_by: 'amina', provider: 'sandbox' },
+    ]);
     const listed = await runCli(['legs', 'list', '--reference', failedRef], env);
     expect(listed.stdout).toContain(`${failedRef}-disbursement  failed  via sandbox`);
     expect(listed.stdout).toContain('settled by amina');
@@ -428,8 +488,8 @@ describe('the operator commands', { timeout: 180_000 }, () => {
     );
     expect(human.stdout).not.toContain(token);
     const json = await runCli(['token', 'list', '--account', account ?? '', '--json'], env);
-    const tokens = JSON.parse(json.stdout) as { id: string; mode: string; revokedAt?: string }[];
-    expect(tokens.map((t) => [t.id, t.mode, t.revokedAt !== undefined]).sort()).toEqual(
+    const tokens = JSON.parse(json.stdout) as { id: string; mode: string; revoked: string }[];
+    expect(tokens.map((t) => [t.id, t.mode, t.revoked !== '']).sort()).toEqual(
       [
         [tokenId, 'test', true],
         [liveId, 'live', false],
@@ -542,6 +602,27 @@ describe('the operator commands', { timeout: 180_000 }, () => {
         { action: 'create_user', target: 'first.operator@example.com' },
       ]);
 
+      // The service records its own system user, whatever name a client of its socket sends.
+      const raw = await socketCommand(join(dataDir, 'cli.sock'), {
+        command: 'user create',
+        options: { email: 'socket.user@example.com', role: 'support' },
+        operator: 'mallory',
+      });
+      expect(raw).toMatchObject({ ok: true });
+      const disabled = await runCli(['user', 'disable', '--email', 'socket.user@example.com'], env);
+      expect(disabled.stdout).toBe('socket.user@example.com is disabled.\n');
+      const approve = await runCli(['funding', 'approve', '--request', 'fund_x'], env);
+      expect(approve.code).toBe(64);
+      expect(approve.stderr).toContain('unknown command "funding approve"');
+      const latest = JSON.parse((await runCli(['audit', 'list', '--json'], env)).stdout) as {
+        records: { actor: string; action: string; target: string }[];
+      };
+      expect(latest.records.slice(0, 2)).toEqual([
+        expect.objectContaining({ actor: `cli:${userInfo().username}`, action: 'disable_user' }),
+        expect.objectContaining({ actor: `cli:${userInfo().username}`, action: 'create_user' }),
+      ]);
+      expect(JSON.stringify(latest)).not.toContain('mallory');
+
       // With the service's socket gone, the lock's holder cannot take commands: the CLI says what to do.
       await rm(join(dataDir, 'cli.sock'));
       const human = await runCli(['account', 'list'], env);
@@ -582,6 +663,6 @@ describe.skipIf(postgresTestUrl() === undefined)('the operator commands on Postg
       expect(await service.stop()).toBe(0);
     }
     const listed = await runCli(['account', 'list', '--json'], env);
-    expect(JSON.parse(listed.stdout)).toEqual([]);
+    expect(JSON.parse(listed.stdout)).toEqual({ accounts: [], next_cursor: '' });
   });
 });

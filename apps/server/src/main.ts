@@ -1,6 +1,7 @@
 // `pnpm start`: the whole service in one process (server and worker), on the embedded store unless
 // DATABASE_URL is set. A brand-new embedded sandbox store gets a funded demo account.
 
+import { DataDirLockedError, DataDirOwnerError } from '@topup/ledger';
 import { startWorker } from '@topup/worker';
 import {
   loadConfig,
@@ -13,13 +14,19 @@ import {
 } from '@topup/service';
 import { createDemoAccountIfEmpty, demoInstructions } from './demo-account.js';
 import { startHttpServer } from './runtime.js';
-import { commands } from './cli/commands.js';
+import { commandFor } from './cli/commands.js';
 import { commandContext } from './cli/command-context.js';
-import { UsageError } from './cli/cli-output.js';
 import { controlSocketPath, serveControlSocket } from './cli/control-socket.js';
 
+// Whatever the process creates (the embedded store's files, the CLI's socket) is its user's alone.
+process.umask(0o077);
 const config = exitOnConfigError(loadConfig);
-const core = await openCore(config);
+const core = await openCore(config).catch((error: unknown) => {
+  // Nothing to start on: a data folder of another user's, or one another process has open.
+  if (!(error instanceof DataDirOwnerError || error instanceof DataDirLockedError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(error instanceof DataDirOwnerError ? 78 : 75);
+});
 // Only a brand-new embedded store gets one: a PostgreSQL database is shared and set up by its operator.
 const demo =
   config.mode === 'sandbox' && core.store.kind === 'pglite'
@@ -34,10 +41,9 @@ const http = await startHttpServer(core, {
 const control =
   core.store.kind === 'pglite' && !config.dataDir.includes('://')
     ? await serveControlSocket(controlSocketPath(config.dataDir), async (request) => {
-        const command = Object.hasOwn(commands, request.command) ? commands[request.command] : undefined;
-        if (command === undefined) throw new UsageError(`unknown command ${JSON.stringify(request.command)}`);
-        core.logger.info({ command: request.command, operator: request.operator }, 'CLI command');
-        return command(commandContext(config, core.ledger, core.store, request.options, request.operator));
+        const command = commandFor(request.command, request.options);
+        core.logger.info({ command: command.name }, 'CLI command');
+        return command.run(commandContext(config, core.ledger, core.store), request.options);
       })
     : undefined;
 // Before saying it listens: a SIGTERM sent on reading that line must find the handler installed.

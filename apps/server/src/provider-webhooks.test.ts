@@ -5,6 +5,7 @@
 import type { Store } from '@topup/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from './testing/eventually.js';
+import { captureLogs } from './testing/log-capture.js';
 import { startTestService } from './testing/test-service.js';
 import type { TestService } from './testing/test-service.js';
 import { openTestStores } from './testing/test-stores.js';
@@ -154,5 +155,72 @@ describe.each(openTestStores())('provider webhooks from outside the allowed sour
       'SELECT count(*)::int AS count FROM provider_webhook_inbox',
     );
     expect(rows[0]?.count).toBe(0);
+  });
+});
+
+describe.each(openTestStores())('provider webhooks under load, on $name', (stores) => {
+  let store: Store;
+  const logs = captureLogs('info');
+  const services: TestService[] = [];
+
+  beforeAll(async () => {
+    store = await stores.open();
+  }, 60_000);
+  afterAll(async () => {
+    for (const service of services) await service.stop();
+    await stores.close(store);
+  });
+
+  async function serviceWith(env: Record<string, string>): Promise<TestService> {
+    const service = await startTestService(store, {
+      env: { PROVIDER_WEBHOOK_TOKEN: token, SIMULATOR_DELAY_MS: '3600000', ...env },
+      logger: logs.logger,
+    });
+    services.push(service);
+    return service;
+  }
+
+  const result = (id: string) =>
+    JSON.stringify({ id, reference: `TX${id}`, outcome: 'completed', provider_code: 'P' });
+  const push = (service: TestService, id: string) =>
+    fetch(`${service.url}/providers/sandbox/${token}/result`, { method: 'POST', body: result(id) });
+
+  it('never writes the webhook token to the log: the request line shows *** in its place', async () => {
+    const service = await serviceWith({});
+    expect((await push(service, `log-${Date.now()}`)).status).toBe(200);
+    expect(
+      (await fetch(`${service.url}/providers/sandbox/${token}x/result`, { method: 'POST' })).status,
+    ).toBe(404);
+    const requests = logs.records().filter((record) => record['msg'] === 'request');
+    expect(requests.map((record) => record['path'])).toEqual(
+      expect.arrayContaining(['/providers/sandbox/***/result']),
+    );
+    expect(logs.lines.filter((line) => line.includes(token))).toEqual([]);
+  });
+
+  it('limits each source address, answering 429 with Retry-After once its bucket is empty', async () => {
+    const service = await serviceWith({ PROVIDER_WEBHOOK_RATE_LIMIT: '1' });
+    const answers = [];
+    for (let index = 0; index < 3; index += 1)
+      answers.push(await push(service, `rate-${Date.now()}-${index}`));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 429]);
+    expect(Number(answers[2]?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+
+  it('answers 429 while a provider has PROVIDER_INBOX_LIMIT calls waiting, and keeps every call it stored', async () => {
+    const { rows: before } = await store.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM provider_webhook_inbox WHERE applied_at IS NULL`,
+    );
+    const limit = (before[0]?.count ?? 0) + 2;
+    const service = await serviceWith({ PROVIDER_INBOX_LIMIT: String(limit) });
+    const ids = [1, 2, 3].map((index) => `full-${Date.now()}-${index}`);
+    const statuses = [];
+    for (const id of ids) statuses.push((await push(service, id)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    const { rows } = await store.query<{ event_id: string }>(
+      `SELECT event_id FROM provider_webhook_inbox WHERE event_id = ANY($1::text[]) ORDER BY id`,
+      [ids],
+    );
+    expect(rows.map((row) => row.event_id)).toEqual(ids.slice(0, 2));
   });
 });

@@ -6,11 +6,15 @@
 // The call is stored in the providers' inbox before it is answered, once per provider event id, and
 // answered in the form its provider expects; the worker applies it. A call that cannot be read is stored
 // too, for inspection; nothing in a body can make this route throw.
+// A flood is refused, never stored: each source address has a rate (PROVIDER_WEBHOOK_RATE_LIMIT), and a
+// provider with PROVIDER_INBOX_LIMIT calls waiting is answered 429 until the worker catches up, so the
+// inbox stays bounded without dropping anything it holds. The token never reaches a log: the request's
+// path is logged with `***` in its place.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { BlockList } from 'node:net';
 import type { ProviderRoutes } from '@topup/providers';
-import { storeWebhookCall } from '@topup/providers';
+import { storeWebhookCall, waitingWebhookCalls } from '@topup/providers';
 import type { Store } from '@topup/ledger';
 import { sourceRange } from '@topup/service';
 import type { Config } from '@topup/service';
@@ -18,6 +22,8 @@ import type { Middleware } from 'koa';
 import type { ApiState } from './api-state.js';
 import { ApiFailure } from './api-failure.js';
 import { readRawBody } from './middleware/body-decoding.js';
+import { failureCountKey } from './rate-limit/failure-count-key.js';
+import type { RateLimiter } from './rate-limit/rate-limiter.js';
 import { isStoreUnavailable } from './store-errors.js';
 
 const route = /^\/providers\/([^/]+)\/([^/]+)\/([^/]+)$/;
@@ -26,7 +32,12 @@ export interface ProviderWebhookDependencies {
   readonly config: Config;
   readonly store: Store;
   readonly providers: ProviderRoutes;
+  /** Each source address's calls, at PROVIDER_WEBHOOK_RATE_LIMIT. */
+  readonly webhookRateLimiter: RateLimiter;
 }
+
+/** How long a provider refused for a full inbox is asked to wait: the worker applies calls in seconds. */
+const fullInboxRetrySeconds = 60;
 
 function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
@@ -58,7 +69,7 @@ function plain(ctx: { status: number; type: string; body: unknown }, status: num
 }
 
 export function providerWebhooks(deps: ProviderWebhookDependencies): Middleware<ApiState> {
-  const { config, store, providers } = deps;
+  const { config, store, providers, webhookRateLimiter } = deps;
   const token = config.providerWebhookToken;
   const expected = token === undefined ? undefined : digest(token);
   const allowedByDefault = allowListOf(config.providerWebhookSources);
@@ -72,6 +83,13 @@ export function providerWebhooks(deps: ProviderWebhookDependencies): Middleware<
       return;
     }
     const [, name = '', given = '', rawEvent = ''] = match;
+    ctx.state.loggedPath = `/providers/${name}/***/${rawEvent}`;
+    const rate = await webhookRateLimiter.take(failureCountKey(ctx.ip));
+    if (!rate.allowed) {
+      ctx.set('Retry-After', String(rate.retryAfterSeconds));
+      plain(ctx, 429, 'too many calls from this address, try again later');
+      return;
+    }
     const receiver = providers.named(name)?.webhooks;
     const presented = decoded(given);
     const event = decoded(rawEvent);
@@ -108,6 +126,12 @@ export function providerWebhooks(deps: ProviderWebhookDependencies): Middleware<
     const call = { event, contentType: ctx.get('content-type'), body };
     const parsed = receiver.parse(call);
     try {
+      if ((await waitingWebhookCalls(store, name, config.providerInboxLimit)) >= config.providerInboxLimit) {
+        ctx.state.log.warn({ provider: name }, 'provider webhook refused: its inbox is full');
+        ctx.set('Retry-After', String(fullInboxRetrySeconds));
+        plain(ctx, 429, 'too many calls waiting, try again later');
+        return;
+      }
       const stored = await storeWebhookCall(store, name, call, parsed, new Date());
       ctx.state.log.info(
         { provider: name, event: call.event, kind: parsed.kind, repeated: !stored },

@@ -41,12 +41,20 @@ export async function startHttpServer(core: Core, options: HttpServerOptions = {
     (core.config.redisUrl === undefined
       ? createMemoryRateLimiter(core.config.rateLimit)
       : createRedisRateLimiter(core.config.redisUrl, core.config.rateLimit));
+  const webhookRateLimiter: RateLimiter =
+    core.config.redisUrl === undefined
+      ? createMemoryRateLimiter(core.config.providerWebhookRateLimit)
+      : createRedisRateLimiter(
+          core.config.redisUrl,
+          core.config.providerWebhookRateLimit,
+          'topup:webhook-rate:',
+        );
   const authenticationFailures: AuthenticationFailureLimiter =
     core.config.redisUrl === undefined
       ? createMemoryAuthenticationFailureLimiter(core.config.authFailureLimit)
       : createRedisAuthenticationFailureLimiter(core.config.redisUrl, core.config.authFailureLimit);
   if (core.providerInStore) for (const provider of core.providers.providers) withSubmissionsInStore(provider);
-  const app = createApp({ ...core, ...options, rateLimiter, authenticationFailures });
+  const app = createApp({ ...core, ...options, rateLimiter, webhookRateLimiter, authenticationFailures });
   const handle = app.callback();
   const { headersMs, requestMs } = core.config.httpTimeouts;
   const responses = new WeakMap<Duplex, ServerResponse>();
@@ -85,6 +93,7 @@ export async function startHttpServer(core: Core, options: HttpServerOptions = {
       server.closeIdleConnections();
       await closed;
       await rateLimiter.close();
+      await webhookRateLimiter.close();
       await authenticationFailures.close();
     },
   };

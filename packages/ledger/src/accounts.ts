@@ -4,7 +4,7 @@
 import { newAccountId } from './ids.js';
 import { createChannelAccounts } from './ledger-accounts.js';
 import { LedgerError } from './ledger-error.js';
-import type { Queryable, Store } from './store.js';
+import type { Queryable } from './store.js';
 import { assertWireFields } from './wire-text.js';
 
 /**
@@ -113,32 +113,30 @@ export function accountOf(row: AccountRow): Account {
   };
 }
 
-/** Creates an active account with both channels. */
-export async function createAccount(store: Store, profile: AccountProfile, now: Date): Promise<Account> {
+/** Creates an active account with both channels, inside the caller's transaction. */
+export async function createAccount(tx: Queryable, profile: AccountProfile, now: Date): Promise<Account> {
   const name = profile.name.trim();
   if (name === '')
     throw new LedgerError('invalid_input', 'Expected a non-blank account name, received a blank one.');
   assertWireFields('account', profile);
   const id = newAccountId();
-  return store.transaction(async (tx) => {
-    const { rows } = await tx.query<AccountRow>(
-      `INSERT INTO accounts (id, name, mobile, email, agent_name, agent_number, store_number, status, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $8)
-       RETURNING ${accountColumns}`,
-      [
-        id,
-        name,
-        profile.mobile?.trim() ?? '',
-        profile.email?.trim() ?? '',
-        profile.agent_name?.trim() ?? '',
-        profile.agent_number?.trim() ?? '',
-        profile.store_number?.trim() ?? '',
-        now.toISOString(),
-      ],
-    );
-    await createChannelAccounts(tx, id);
-    return accountOf(rows[0] as AccountRow);
-  });
+  const { rows } = await tx.query<AccountRow>(
+    `INSERT INTO accounts (id, name, mobile, email, agent_name, agent_number, store_number, status, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $8)
+     RETURNING ${accountColumns}`,
+    [
+      id,
+      name,
+      profile.mobile?.trim() ?? '',
+      profile.email?.trim() ?? '',
+      profile.agent_name?.trim() ?? '',
+      profile.agent_number?.trim() ?? '',
+      profile.store_number?.trim() ?? '',
+      now.toISOString(),
+    ],
+  );
+  await createChannelAccounts(tx, id);
+  return accountOf(rows[0] as AccountRow);
 }
 
 /** The account, or undefined when there is none with that id. */

@@ -4,7 +4,7 @@
 
 import { newCallbackSecret, newEndpointId } from './ids.js';
 import { LedgerError } from './ledger-error.js';
-import type { Queryable, Store } from './store.js';
+import type { Queryable } from './store.js';
 import { assertWireFields } from './wire-text.js';
 
 /**
@@ -131,11 +131,11 @@ export const DEFAULT_MAX_ENDPOINTS = 10;
 
 /**
  * Adds an endpoint unless the account already has `maxEndpoints` (removed ones do not count, disabled ones
- * do). The account's row is locked first and the endpoints counted after, in a statement of their own, so
+ * do), inside the caller's transaction. The account's row is locked first and the endpoints counted after, in a statement of their own, so
  * two concurrent adds cannot both see room for one.
  */
 export async function addCallbackEndpoint(
-  store: Store,
+  tx: Queryable,
   accountId: string,
   input: NewCallbackEndpoint,
   now: Date,
@@ -143,39 +143,35 @@ export async function addCallbackEndpoint(
 ): Promise<{ endpoint: CallbackEndpoint; secret: string }> {
   checkEndpoint(input);
   const secret = newCallbackSecret();
-  return store.transaction(async (tx) => {
-    const { rows: accounts } = await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [
+  const { rows: accounts } = await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+  if (accounts.length === 0) throw new LedgerError('account_not_found', `No account ${accountId}.`);
+  const { rows: held } = await tx.query<{ endpoints: number }>(
+    `SELECT count(*)::int AS endpoints FROM callback_endpoints WHERE account_id = $1 AND removed_at IS NULL`,
+    [accountId],
+  );
+  const endpoints = held[0]?.endpoints ?? 0;
+  if (endpoints >= maxEndpoints) {
+    throw new LedgerError(
+      'endpoint_limit_reached',
+      `Expected fewer than ${String(maxEndpoints)} callback endpoints on account ${accountId} to add one, ` +
+        `found ${String(endpoints)}; remove one first.`,
+    );
+  }
+  const { rows } = await tx.query<EndpointRow>(
+    `INSERT INTO callback_endpoints (id, account_id, url, format, description, secret, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     RETURNING ${endpointColumns}`,
+    [
+      newEndpointId(),
       accountId,
-    ]);
-    if (accounts.length === 0) throw new LedgerError('account_not_found', `No account ${accountId}.`);
-    const { rows: held } = await tx.query<{ endpoints: number }>(
-      `SELECT count(*)::int AS endpoints FROM callback_endpoints WHERE account_id = $1 AND removed_at IS NULL`,
-      [accountId],
-    );
-    const endpoints = held[0]?.endpoints ?? 0;
-    if (endpoints >= maxEndpoints) {
-      throw new LedgerError(
-        'endpoint_limit_reached',
-        `Expected fewer than ${String(maxEndpoints)} callback endpoints on account ${accountId} to add one, ` +
-          `found ${String(endpoints)}; remove one first.`,
-      );
-    }
-    const { rows } = await tx.query<EndpointRow>(
-      `INSERT INTO callback_endpoints (id, account_id, url, format, description, secret, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       RETURNING ${endpointColumns}`,
-      [
-        newEndpointId(),
-        accountId,
-        input.url,
-        input.format,
-        input.description?.trim() ?? '',
-        secret,
-        now.toISOString(),
-      ],
-    );
-    return { endpoint: endpointOf(rows[0] as EndpointRow), secret };
-  });
+      input.url,
+      input.format,
+      input.description?.trim() ?? '',
+      secret,
+      now.toISOString(),
+    ],
+  );
+  return { endpoint: endpointOf(rows[0] as EndpointRow), secret };
 }
 
 /** The account's endpoints (not removed ones), oldest first. */
@@ -188,28 +184,26 @@ export async function listCallbackEndpoints(db: Queryable, accountId: string): P
   return rows.map(endpointOf);
 }
 
-/** Removes the account's endpoint; false when the account has no such endpoint. */
+/** Removes the account's endpoint, inside the caller's transaction; false when the account has no such endpoint. */
 export async function removeCallbackEndpoint(
-  store: Store,
+  tx: Queryable,
   accountId: string,
   endpointId: string,
   now: Date,
 ): Promise<boolean> {
-  return store.transaction(async (tx) => {
-    const { rows } = await tx.query(
-      `UPDATE callback_endpoints SET removed_at = $3, enabled = false, disabled_reason = 'removed'
-       WHERE id = $1 AND account_id = $2 AND removed_at IS NULL RETURNING id`,
-      [endpointId, accountId, now.toISOString()],
-    );
-    if (rows.length === 0) return false;
-    await tx.query(
-      `UPDATE callback_deliveries SET status = 'failed', last_error = 'endpoint removed', lease_owner = NULL,
-         lease_until = NULL, updated_at = $2
-       WHERE endpoint_id = $1 AND status = 'pending'`,
-      [endpointId, now.toISOString()],
-    );
-    return true;
-  });
+  const { rows } = await tx.query(
+    `UPDATE callback_endpoints SET removed_at = $3, enabled = false, disabled_reason = 'removed'
+     WHERE id = $1 AND account_id = $2 AND removed_at IS NULL RETURNING id`,
+    [endpointId, accountId, now.toISOString()],
+  );
+  if (rows.length === 0) return false;
+  await tx.query(
+    `UPDATE callback_deliveries SET status = 'failed', last_error = 'endpoint removed', lease_owner = NULL,
+       lease_until = NULL, updated_at = $2
+     WHERE endpoint_id = $1 AND status = 'pending'`,
+    [endpointId, now.toISOString()],
+  );
+  return true;
 }
 
 /**

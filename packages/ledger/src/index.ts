@@ -6,9 +6,11 @@ export { openStore, type OpenStoreOptions, type Queryable, type Store } from './
 export { applyMigrations, migrate } from './migrate.js';
 export type { Migration } from './migrations.js';
 export { DataDirLockedError } from './data-dir-lock.js';
+export { DataDirOwnerError } from './data-dir-permissions.js';
 export {
   createLedger,
   type CancelResult,
+  type ChangeOptions,
   type FundOptions,
   type Ledger,
   type LedgerOptions,
@@ -57,4 +59,5 @@ export type { TransactionFilter, TransactionPage } from './transaction-listing.j
 export type { Posting, StatementFilter, StatementPage } from './statement.js';
 export type { TransferPurpose } from './transfers.js';
 export { channelView, listedTransaction, sendAirtimeData, transactionData } from './transaction-view.js';
+export { callbackDeliveryView, callbackEndpointView, receiverText } from './callback-views.js';
 export { formatMinor } from './money.js';

@@ -78,11 +78,7 @@ import {
   type UnsettledLeg,
 } from './transaction-legs.js';
 import { applyTransfers } from './transfers.js';
-import {
-  listPurchasesUnderWay,
-  NOT_DELIVERED_REFUNDED,
-  type PurchaseUnderWay,
-} from './purchase-chain-legs.js';
+import { listPurchasesUnderWay, type PurchaseUnderWay } from './purchase-chain-legs.js';
 import { listUnappliedResolutions, type UnappliedResolution } from './unapplied-resolutions.js';
 import { verifyLedger, type VerifyReport } from './verify.js';
 
@@ -107,6 +103,35 @@ import { verifyLedger, type VerifyReport } from './verify.js';
 export interface FundOptions {
   /** Runs first inside the credit's database transaction; throwing cancels the credit. */
   readonly within?: (tx: Queryable) => Promise<void>;
+}
+
+/**
+ * Options of a ledger change an operator makes (an account, a token, an endpoint, a callback resent, a leg
+ * settled): what to write beside it in its own database transaction.
+ *
+ * @example
+ * ```ts
+ * import { createLedger, openStore, type Account, type ChangeOptions } from '@topup/ledger';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * await store.query('CREATE TABLE audit (what text)');
+ * const ledger = createLedger(store);
+ * const audited: ChangeOptions<Account> = {
+ *   // Committed with the account, or not at all.
+ *   alongside: async (tx, account) => {
+ *     await tx.query('INSERT INTO audit VALUES ($1)', [`created ${account.id}`]);
+ *   },
+ * };
+ * await ledger.createAccount({ name: 'Duka Supplies' }, audited);
+ * ```
+ */
+export interface ChangeOptions<R> {
+  /**
+   * Runs inside the change's database transaction once the change is made, and only when it changed
+   * something: what it writes (an audit record) commits with the change or not at all, and its throwing
+   * cancels the change.
+   */
+  readonly alongside?: (tx: Queryable, result: R) => Promise<void>;
 }
 
 /**
@@ -236,14 +261,25 @@ export interface CancelResult {
  * ```
  */
 export interface Ledger {
-  createAccount(profile: AccountProfile): Promise<Account>;
+  createAccount(profile: AccountProfile, options?: ChangeOptions<Account>): Promise<Account>;
   getAccount(accountId: string): Promise<Account | undefined>;
   listAccounts(): Promise<Account[]>;
   /** `closed` is final. */
-  setAccountStatus(accountId: string, status: AccountStatus): Promise<Account>;
-  /** The token is shown once: `tk_test_` / `tk_live_` + 32 base62 characters; stored as a SHA-256 hash. */
-  issueToken(accountId: string, mode: TokenMode): Promise<{ tokenId: string; token: string }>;
-  revokeToken(tokenId: string): Promise<void>;
+  setAccountStatus(
+    accountId: string,
+    status: AccountStatus,
+    options?: ChangeOptions<Account>,
+  ): Promise<Account>;
+  /**
+   * The token is shown once: `tk_test_` / `tk_live_` + 32 base62 characters; stored as a SHA-256 hash.
+   * `options.alongside` is told the token's id only.
+   */
+  issueToken(
+    accountId: string,
+    mode: TokenMode,
+    options?: ChangeOptions<{ tokenId: string }>,
+  ): Promise<{ tokenId: string; token: string }>;
+  revokeToken(tokenId: string, options?: ChangeOptions<{ tokenId: string }>): Promise<void>;
   listTokens(accountId: string): Promise<TokenInfo[]>;
   /** Unknown or revoked → undefined. */
   authenticate(token: string): Promise<AuthenticatedToken | undefined>;
@@ -372,6 +408,7 @@ export interface Ledger {
   settleReviewedLeg(
     id: string,
     settlement: { as: 'succeeded' | 'failed'; by: string; receipt?: string },
+    options?: ChangeOptions<LegSettlement>,
   ): Promise<LegSettlement>;
   /** Requested and never submitted, created before `olderThan`, oldest first. */
   listUnsubmitted(olderThan: Date, limit: number): Promise<TransactionRecord[]>;
@@ -380,20 +417,26 @@ export interface Ledger {
 
   /**
    * Adds a callback endpoint; `endpoint_limit_reached` when the account already has `maxEndpoints`
-   * (default 10) that are not removed.
+   * (default 10) that are not removed. `options.alongside` is told the endpoint, never its secret.
    */
   addCallbackEndpoint(
     accountId: string,
     input: NewCallbackEndpoint,
-    options?: { maxEndpoints?: number },
+    options?: { maxEndpoints?: number } & ChangeOptions<CallbackEndpoint>,
   ): Promise<{ endpoint: CallbackEndpoint; secret: string }>;
   /** Never secrets. */
   listCallbackEndpoints(accountId: string): Promise<CallbackEndpoint[]>;
-  removeCallbackEndpoint(accountId: string, endpointId: string): Promise<boolean>;
+  removeCallbackEndpoint(
+    accountId: string,
+    endpointId: string,
+    options?: ChangeOptions<{ endpointId: string }>,
+  ): Promise<boolean>;
+  /** The new secret; `options.alongside` is told the endpoint's id only. */
   rotateCallbackSecret(
     accountId: string,
     endpointId: string,
     graceSeconds: number,
+    options?: ChangeOptions<{ endpointId: string }>,
   ): Promise<string | undefined>;
   /** Current first, then the previous one while inside its grace period. */
   endpointSecrets(endpointId: string): Promise<string[]>;
@@ -406,16 +449,22 @@ export interface Ledger {
   recordDeliveryAttempt(deliveryId: string, attempt: DeliveryAttempt): Promise<void>;
   /** Gives up leases `workerId` holds on pending deliveries, recording no attempt; returns how many. */
   releaseDeliveries(workerId: string, deliveryIds: readonly string[]): Promise<number>;
-  resendCallbacks(accountId: string, reference: string, endpointId?: string): Promise<number>;
+  /** How many deliveries were queued again; `options.alongside` runs when there was at least one. */
+  resendCallbacks(
+    accountId: string,
+    reference: string,
+    endpointId?: string,
+    options?: ChangeOptions<number>,
+  ): Promise<number>;
   /**
    * Queues the account's failed deliveries created at or after `since` (an ISO 8601 date or date-time, in
    * the ledger's time zone without an offset) again, to its enabled endpoints or the one given, each with
    * its retry schedule started again: oldest first, at most `limit` (default 10,000) per call, with `more`
-   * saying whether failed ones were left for another call.
+   * saying whether failed ones were left for another call. `alongside` runs when at least one was queued.
    */
   resendFailedCallbacks(
     accountId: string,
-    options: { since: string; endpointId?: string; limit?: number },
+    options: { since: string; endpointId?: string; limit?: number } & ChangeOptions<FailedCallbacksResend>,
   ): Promise<FailedCallbacksResend>;
   /** The newest 500 deliveries the filter admits, with their attempts (for operators; callers page). */
   listDeliveries(
@@ -601,6 +650,24 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     }),
   });
 
+  /**
+   * Makes a change in one database transaction with what `options.alongside` writes beside it, told what
+   * `told` makes of the result; `told` answers undefined when the change changed nothing.
+   */
+  function change<R, T = R>(
+    run: (tx: Queryable) => Promise<R>,
+    options: ChangeOptions<T> | undefined,
+    told: (result: R) => T | undefined,
+  ): Promise<R> {
+    return store.transaction(async (tx) => {
+      const result = await run(tx);
+      const alongside = options?.alongside;
+      const shown = alongside === undefined ? undefined : told(result);
+      if (alongside !== undefined && shown !== undefined) await alongside(tx, shown);
+      return result;
+    });
+  }
+
   async function findRecord(reference: string, accountId?: string): Promise<TransactionRecord | undefined> {
     const { rows } = await store.query<TransactionRow>(
       `SELECT ${transactionColumns} FROM transactions WHERE reference = $1 AND ($2::text IS NULL OR account_id = $2)`,
@@ -616,17 +683,35 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
   }
 
   return {
-    createAccount: (profile) => accounts.createAccount(store, profile, now()),
+    createAccount: (profile, options) =>
+      change(
+        (tx) => accounts.createAccount(tx, profile, now()),
+        options,
+        (account) => account,
+      ),
     getAccount: (accountId) => accounts.getAccount(store, accountId),
     listAccounts: () => accounts.listAccounts(store),
-    async setAccountStatus(accountId, status) {
-      const account = await accounts.setAccountStatus(store, accountId, status, now());
+    async setAccountStatus(accountId, status, options) {
+      const account = await change(
+        (tx) => accounts.setAccountStatus(tx, accountId, status, now()),
+        options,
+        (changed) => changed,
+      );
       authentications.forgetAccount(accountId);
       return account;
     },
-    issueToken: (accountId, mode) => tokens.issueToken(store, accountId, mode, now()),
-    async revokeToken(tokenId) {
-      await tokens.revokeToken(store, tokenId, now());
+    issueToken: (accountId, mode, options) =>
+      change(
+        (tx) => tokens.issueToken(tx, accountId, mode, now()),
+        options,
+        ({ tokenId }) => ({ tokenId }),
+      ),
+    async revokeToken(tokenId, options) {
+      await change(
+        (tx) => tokens.revokeToken(tx, tokenId, now()),
+        options,
+        () => ({ tokenId }),
+      );
       authentications.forgetToken(tokenId);
     },
     listTokens: (accountId) => tokens.listTokens(store, accountId),
@@ -727,7 +812,7 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     applyLegEvent: (reference, leg, event) =>
       applyLegEvent(store, reference, leg, event, { now: now(), timeZone, commissionBasisPoints }),
     countLegsForReview: () => countLegsForReview(store),
-    async settleReviewedLeg(id, settlement) {
+    async settleReviewedLeg(id, settlement, recording) {
       const by = settlement.by.trim();
       if (by === '') {
         throw new LedgerError(
@@ -744,29 +829,43 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
       }
       const receipt = settlement.receipt?.trim() ?? '';
       const leg = named.kind === 'payment' && options.chainedPurchases !== true ? 'first' : named.kind;
+      const settlementOf = (outcome: LegEventOutcome): LegSettlement =>
+        outcome.action === 'complete' || outcome.action.startsWith('cancel')
+          ? { kind: 'resolved', transaction: outcome.transaction }
+          : { kind: 'leg_settled', transaction: outcome.transaction, why: outcome.why };
+      const alongside = recording?.alongside;
       const outcome = await applyLegEvent(
         store,
         named.reference,
         leg,
         { kind: 'settled', as: settlement.as, by, ...(receipt === '' ? {} : { receipt }) },
         { now: now(), timeZone, commissionBasisPoints },
+        alongside === undefined ? undefined : (tx, applied) => alongside(tx, settlementOf(applied)),
       );
-      if (outcome === undefined) return { kind: 'not_found' };
-      const resolves = outcome.action === 'complete' || outcome.action.startsWith('cancel');
-      return resolves
-        ? { kind: 'resolved', transaction: outcome.transaction }
-        : { kind: 'leg_settled', transaction: outcome.transaction, why: outcome.why };
+      return outcome === undefined ? { kind: 'not_found' } : settlementOf(outcome);
     },
 
     findContact: (accountId, mobile) => findContact(store, accountId, mobile),
 
     addCallbackEndpoint: (accountId, input, options) =>
-      endpoints.addCallbackEndpoint(store, accountId, input, now(), options?.maxEndpoints),
+      change(
+        (tx) => endpoints.addCallbackEndpoint(tx, accountId, input, now(), options?.maxEndpoints),
+        options,
+        ({ endpoint }) => endpoint,
+      ),
     listCallbackEndpoints: (accountId) => endpoints.listCallbackEndpoints(store, accountId),
-    removeCallbackEndpoint: (accountId, endpointId) =>
-      endpoints.removeCallbackEndpoint(store, accountId, endpointId, now()),
-    rotateCallbackSecret: (accountId, endpointId, graceSeconds) =>
-      endpoints.rotateCallbackSecret(store, accountId, endpointId, graceSeconds, now()),
+    removeCallbackEndpoint: (accountId, endpointId, options) =>
+      change(
+        (tx) => endpoints.removeCallbackEndpoint(tx, accountId, endpointId, now()),
+        options,
+        (removed) => (removed ? { endpointId } : undefined),
+      ),
+    rotateCallbackSecret: (accountId, endpointId, graceSeconds, options) =>
+      change(
+        (tx) => endpoints.rotateCallbackSecret(tx, accountId, endpointId, graceSeconds, now()),
+        options,
+        (secret) => (secret === undefined ? undefined : { endpointId }),
+      ),
     endpointSecrets: (endpointId) => endpoints.endpointSecrets(store, endpointId, now()),
     claimDeliveries: (claim) => outbox.claimDeliveries(store, claim, now()),
     recordDeliveryAttempt: (deliveryId, attempt) => attempts.submit({ deliveryId, attempt }),
@@ -775,28 +874,35 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
       if (released > 0) await announceCallbacks(deliveryIds[0] ?? '');
       return released;
     },
-    async resendCallbacks(accountId, reference, endpointId) {
-      const count = await store.transaction(async (tx) => {
-        const { rows } = await tx.query<TransactionRow>(
-          `SELECT ${transactionColumns} FROM transactions WHERE reference = $1 AND account_id = $2`,
-          [reference, accountId],
-        );
-        if (rows[0] === undefined) return 0;
-        const record = transactionRecordOf(rows[0], timeZone);
-        const channel = await readChannelBalance(
-          tx,
-          accountId,
-          record.type === 'Airtime' ? 'airtime' : 'float',
-        );
-        if (channel === undefined) return 0;
-        return outbox.requeueCallbacks(tx, record, channel, now(), endpointId);
-      });
+    async resendCallbacks(accountId, reference, endpointId, options) {
+      const count = await change(
+        async (tx) => {
+          const { rows } = await tx.query<TransactionRow>(
+            `SELECT ${transactionColumns} FROM transactions WHERE reference = $1 AND account_id = $2`,
+            [reference, accountId],
+          );
+          if (rows[0] === undefined) return 0;
+          const record = transactionRecordOf(rows[0], timeZone);
+          const channel = await readChannelBalance(
+            tx,
+            accountId,
+            record.type === 'Airtime' ? 'airtime' : 'float',
+          );
+          if (channel === undefined) return 0;
+          return outbox.requeueCallbacks(tx, record, channel, now(), endpointId);
+        },
+        options,
+        (queued) => (queued > 0 ? queued : undefined),
+      );
       if (count > 0) await announceCallbacks(reference);
       return count;
     },
-    async resendFailedCallbacks(accountId, { since, endpointId, limit = outbox.failedResendLimit }) {
-      const resend = await store.transaction((tx) =>
-        outbox.requeueFailedCallbacks(tx, accountId, { since, endpointId, limit }, now(), timeZone),
+    async resendFailedCallbacks(accountId, options) {
+      const { since, endpointId, limit = outbox.failedResendLimit } = options;
+      const resend = await change(
+        (tx) => outbox.requeueFailedCallbacks(tx, accountId, { since, endpointId, limit }, now(), timeZone),
+        options,
+        (queued) => (queued.kind === 'queued' && queued.queued > 0 ? queued : undefined),
       );
       if (resend.kind === 'queued' && resend.queued > 0) await announceCallbacks(accountId);
       return resend;

@@ -89,7 +89,16 @@ export type LegEvent =
     }
   | { readonly kind: 'never taken'; readonly provider: string; readonly nextQueryAt: Date }
   | { readonly kind: 'timed out'; readonly provider: string; readonly reason: string }
-  | { readonly kind: 'call'; readonly provider: string; readonly seenCalls: number }
+  | {
+      readonly kind: 'call';
+      readonly provider: string;
+      readonly seenCalls: number;
+      /**
+       * When to ask the provider about the call if its claimant never says what came of it (it died
+       * mid-call); at once when not given. The claimant's own answer replaces it.
+       */
+      readonly nextQueryAt?: Date;
+    }
   | {
       readonly kind: 'settled';
       readonly as: 'succeeded' | 'failed';
@@ -147,7 +156,10 @@ async function lockTransaction(
   );
   const [row] = rows;
   if (row === undefined) return undefined;
-  const { rows: legRows } = await tx.query<LockedLeg & { collected: boolean }>(
+  // The last row, with no kind, only says whether the collection is posted.
+  const { rows: legRows } = await tx.query<
+    (LockedLeg & { collected: false }) | { kind: null; collected: true }
+  >(
     `SELECT kind, state, provider, provider_reference, calls,
        review_since IS NOT NULL AND reviewed_at IS NULL AS review_open, false AS collected
      FROM transaction_legs WHERE reference = $1
@@ -158,7 +170,7 @@ async function lockTransaction(
   );
   return {
     record: transactionRecordOf(row, timeZone),
-    legs: new Map(legRows.filter((leg) => leg.kind !== null).map((leg) => [leg.kind, leg])),
+    legs: new Map(legRows.flatMap((leg) => (leg.kind === null ? [] : [[leg.kind, leg] as const]))),
     collected: legRows.some((leg) => leg.collected),
   };
 }
@@ -536,13 +548,15 @@ async function perform(
       }
       return { calls };
     case 'claim': {
-      // Claimed and not yet answered: the call may be under way, so the leg is unknown until it is.
+      // Claimed and not yet answered: the call may be under way, so the leg is unknown until it is, and
+      // due to be asked about, so a claimant that dies mid-call never leaves it unseen.
       const state = leg?.state === 'pending' || leg?.state === 'submitted' ? leg.state : 'unknown';
+      const nextQueryAt = (event.kind === 'call' ? event.nextQueryAt : undefined) ?? context.now;
       await writeLeg(
         tx,
         reference,
         kind,
-        { state, provider: providerOf(change), calls: calls + 1 },
+        { state, provider: providerOf(change), calls: calls + 1, nextQueryAt },
         context.now,
       );
       return { calls: calls + 1 };
@@ -568,7 +582,9 @@ async function perform(
  * Applies `event` to leg `leg` (`first`: the one the transaction started with) of transaction `reference`
  * as the transition table says, in one database
  * transaction holding the transaction's row lock. Undefined when there is no such transaction. A
- * settlement the table refuses throws `invalid_input` with the table's reason.
+ * settlement the table refuses throws `invalid_input` with the table's reason. `alongside` runs last in
+ * that transaction with the outcome (an operator's audit record of a settlement), and its throwing
+ * rolls the event back.
  */
 export async function applyLegEvent(
   store: Store,
@@ -576,6 +592,7 @@ export async function applyLegEvent(
   leg: LegKind | 'first',
   event: LegEvent,
   context: ResolutionContext,
+  alongside?: (tx: Queryable, outcome: LegEventOutcome) => Promise<void>,
 ): Promise<LegEventOutcome | undefined> {
   return store.transaction(async (tx) => {
     const locked = await lockTransaction(tx, reference, context.timeZone);
@@ -600,13 +617,15 @@ export async function applyLegEvent(
       context,
     };
     const { resolved, calls, review: reason } = await perform(change, rule.then);
-    return {
+    const outcome: LegEventOutcome = {
       action: rule.then,
       why: rule.why,
       transaction: resolved ?? locked.record,
       calls,
       ...(reason === undefined ? {} : { review: reason }),
     };
+    await alongside?.(tx, outcome);
+    return outcome;
   });
 }
 

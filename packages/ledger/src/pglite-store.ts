@@ -2,12 +2,13 @@
 // so transactions are serialised by PGlite itself; notifications stay inside the process because
 // nothing outside it can share the instance. PGlite is loaded only when an embedded store is opened: its
 // module costs about 50 MB of memory, which a process on PostgreSQL never needs. A data folder is locked
-// while its store is open, so a second process fails with a readable message instead of corrupting it.
+// while its store is open, so a second process fails with a readable message instead of corrupting it,
+// and it is its owner's alone: 0700, with everything in it owner-only (data-dir-permissions.ts).
 
 import { EventEmitter } from 'node:events';
-import { mkdir } from 'node:fs/promises';
 import type { PGlite } from '@electric-sql/pglite';
 import { lockDataDir } from './data-dir-lock.js';
+import { claimDataDir, restrictDataDir } from './data-dir-permissions.js';
 import type { Queryable, Store } from './store.js';
 
 export interface PgliteStoreOptions {
@@ -45,7 +46,7 @@ function asQueryable(db: Pick<PGlite, 'query'>): Queryable {
 export async function openPgliteStore(options: PgliteStoreOptions): Promise<Store & { readonly db: PGlite }> {
   // PGlite creates the data folder but not its parents; `memory://` and other schemes are not folders.
   const inFolder = !options.dataDir.includes('://');
-  if (inFolder) await mkdir(options.dataDir, { recursive: true });
+  if (inFolder) await claimDataDir(options.dataDir);
   const lock = inFolder ? await lockDataDir(options.dataDir) : undefined;
   let db: PGlite;
   try {
@@ -59,6 +60,13 @@ export async function openPgliteStore(options: PgliteStoreOptions): Promise<Stor
     await lock?.release();
     throw error;
   }
+  // A new cluster's files were just written open to everyone.
+  if (inFolder)
+    await restrictDataDir(options.dataDir).catch(async (error: unknown) => {
+      await db.close();
+      await lock?.release();
+      throw error;
+    });
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   const queryable = asQueryable(db);

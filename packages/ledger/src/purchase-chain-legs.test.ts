@@ -104,6 +104,24 @@ describe.each(testStoreKinds())('a purchase carried by two providers on %s', (ki
     expect(await underWay()).toContain(reference);
   });
 
+  it('is due again when a claimed delivery’s claimant never said what came of it, at the time its claim named or at once', async () => {
+    const reference = await paidPurchase();
+    const claimed = await apply(reference, 'delivery', {
+      kind: 'call',
+      provider: 'africastalking',
+      seenCalls: 0,
+      nextQueryAt: new Date(clock.getTime() + 60_000),
+    });
+    expect(claimed.action).toBe('claim');
+    expect(await underWay()).not.toContain(reference);
+    clock = new Date(clock.getTime() + 60_000);
+    expect(await underWay()).toContain(reference);
+
+    const unnamed = await paidPurchase();
+    expect((await claim(unnamed, 'delivery', 'africastalking')).action).toBe('claim');
+    expect(await underWay()).toContain(unnamed);
+  });
+
   it('completes with the payment’s receipt kept on its leg and the carrier’s id on the delivery', async () => {
     const reference = await paidPurchase();
     await claim(reference, 'delivery', 'africastalking');

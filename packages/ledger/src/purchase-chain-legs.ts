@@ -8,7 +8,7 @@
 import type { Queryable } from './store.js';
 import { transactionColumns, transactionRecordOf, type TransactionRow } from './transaction-record.js';
 import type { TransactionRecord } from './transaction-record.js';
-import { listLegs, type LegKind, type LegState, type TransactionLeg } from './transaction-legs.js';
+import { listLegs, type TransactionLeg } from './transaction-legs.js';
 
 /**
  * The reason a purchase's cancellation carries when its airtime was not delivered and the payer was

@@ -192,10 +192,6 @@ export function firstLegKind(type: TransactionRecord['type'], hasPayer: boolean)
   return hasPayer ? 'payment' : 'delivery';
 }
 
-/** `firstLegKind` in SQL, over a transactions row `t`. */
-const firstLegKindSql = `CASE WHEN t.type = 'Agent Float' THEN 'disbursement'
-  WHEN t.payment_network IS NULL THEN 'delivery' ELSE 'payment' END`;
-
 /** A leg's end, written with the resolution that reached it. */
 export interface LegEnd {
   reference: string;

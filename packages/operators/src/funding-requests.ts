@@ -1,12 +1,14 @@
 // Funding waiting for a second operator (maker-checker). An amount above the approval threshold is not
-// credited when asked for: it is recorded, and another admin approves or rejects it. Approval marks the
-// request and credits the channel in one database transaction, so a request is credited once or never.
+// credited when asked for: it is recorded, and another admin approves or rejects it (approvals.ts says
+// who may). Approval marks the request and credits the channel in one database transaction, so a request
+// is credited once or never.
 
 import type { ChannelBalance, ChannelName, Ledger, Queryable } from '@topup/ledger';
+import { claimDecision, type ApprovalState, type Decider } from './approvals.js';
 import { OperatorError } from './operator-error.js';
 import { newId } from './secrets.js';
 
-export type FundingState = 'awaiting_approval' | 'approved' | 'rejected';
+export type FundingState = ApprovalState;
 
 export interface FundingRequest {
   readonly id: string;
@@ -70,32 +72,27 @@ export async function listFundingRequests(db: Queryable): Promise<FundingRequest
   return rows.map(requestOf);
 }
 
-/** Claims a waiting request for a decision by someone other than its maker, inside the caller's transaction. */
-async function claim(db: Queryable, id: string, by: string, decision: FundingState, now: Date) {
-  const { rows } = await db.query<FundingRow>(
-    `UPDATE funding_requests SET state = $3, decided_by = $2, decided_at = $4
-     WHERE id = $1 AND state = 'awaiting_approval' AND requested_by <> $2 RETURNING *`,
-    [id, by, decision, now],
-  );
-  const claimed = rows[0];
-  if (claimed !== undefined) return requestOf(claimed);
-  const { rows: existing } = await db.query<FundingRow>('SELECT * FROM funding_requests WHERE id = $1', [id]);
-  const request = existing[0];
-  if (request === undefined) throw new OperatorError('not_found', `No funding request ${id}.`);
-  if (request.state !== 'awaiting_approval')
-    throw new OperatorError('conflict', `Funding request ${id} was already ${request.state}.`);
-  throw new OperatorError(
-    'conflict',
-    `Funding request ${id} was made by ${by}; another operator must decide it.`,
-  );
+function claim(db: Queryable, id: string, decider: Decider, decision: 'approved' | 'rejected', now: Date) {
+  return claimDecision<FundingRow>(
+    db,
+    'funding_requests',
+    'funding request',
+    id,
+    decider,
+    decision,
+    now,
+  ).then(requestOf);
 }
 
-/** Approves and credits in one transaction; `also` writes what must commit with it (the audit record). */
+/**
+ * Approves and credits in one transaction, for an approver who did not ask and whose account is older than
+ * the request; `also` writes what must commit with it (the audit record).
+ */
 export async function approveFunding(
   ledger: Ledger,
   db: Queryable,
   id: string,
-  by: string,
+  approver: Required<Decider>,
   now: Date,
   also: (tx: Queryable, request: FundingRequest) => Promise<void>,
 ): Promise<{ request: FundingRequest; balance: ChannelBalance }> {
@@ -103,7 +100,7 @@ export async function approveFunding(
   const lookup = await findRequest(db, id);
   const balance = await ledger.fund(lookup.accountId, lookup.channel, lookup.amountMinor, {
     within: async (tx) => {
-      approved = await claim(tx, id, by, 'approved', now);
+      approved = await claim(tx, id, approver, 'approved', now);
       await also(tx, approved);
     },
   });
@@ -120,11 +117,7 @@ async function findRequest(db: Queryable, id: string): Promise<FundingRequest> {
   return requestOf(row);
 }
 
-export async function rejectFunding(
-  db: Queryable,
-  id: string,
-  by: string,
-  now: Date,
-): Promise<FundingRequest> {
-  return claim(db, id, by, 'rejected', now);
+/** Rejects a waiting request, for anyone but the operator who asked, inside the caller's transaction. */
+export function rejectFunding(db: Queryable, id: string, by: string, now: Date): Promise<FundingRequest> {
+  return claim(db, id, { name: by }, 'rejected', now);
 }

@@ -1,5 +1,6 @@
 // @topup/operators: who may use the console and what operators may do. Users, sign-in links and sessions,
-// the audit log, funding approvals, and the operator functions the console and the CLI both call.
+// the audit log, what waits for a second admin, and the operator functions the console and the CLI both
+// call, as the one catalog (`@topup/operators/catalog`) describes them.
 
 export { migrateOperators } from './operator-migrations.js';
 export { OperatorError, type OperatorErrorCode } from './operator-error.js';
@@ -12,6 +13,7 @@ export {
   roles,
   signInLinkMinutes,
   type ConsoleUser,
+  type LinkLookup,
   type Role,
 } from './users.js';
 export {
@@ -23,16 +25,29 @@ export {
   type Session,
   type SessionLifetimes,
 } from './sessions.js';
-export { passwordMatches, signIn, signInWithLink, type SignedIn } from './sign-in.js';
-export { listAudit, recordAudit, type AuditEntry, type AuditRecord } from './audit-log.js';
 export {
-  callOperatorFunction,
-  isOperatorFunction,
-  operatorFunctionRules,
-  operatorFunctions,
+  passwordMatches,
+  signIn,
+  signInWithLink,
+  signOut,
+  type LinkSignIn,
+  type SignedIn,
+  type SignInAttempt,
+} from './sign-in.js';
+export { listAudit, recordAudit, type AuditEntry, type AuditRecord } from './audit-log.js';
+export { callOperatorFunction } from './call-operator-function.js';
+export {
+  cliActor,
+  type CallbackRules,
+  type OperatorActor,
   type OperatorContext,
+} from './operator-context.js';
+export {
+  isOperatorFunction,
+  operatorCatalog,
+  type CliSpelling,
+  type OperatorAnswer,
   type OperatorFunctionName,
-  type OperatorRole,
-} from './operator-functions.js';
-export { legView, userView } from './views.js';
+  type OperatorInput,
+} from './catalog/index.js';
 export { shillingsToMinor } from './shillings.js';

@@ -9,6 +9,8 @@ export class OperatorError extends Error {
     readonly code: OperatorErrorCode,
     message: string,
     readonly problems: readonly string[] = [],
+    /** A finer code for scripts, e.g. `endpoint_not_found`, which the CLI prints in place of `code`. */
+    readonly reason?: string,
   ) {
     super(message);
     this.name = 'OperatorError';

@@ -1,5 +1,6 @@
 // The console's tables, applied beside the ledger's own migrations: users, their one-time sign-in links,
-// sessions (only hashes of their ids), the audit log and funding requests waiting for a second operator.
+// sessions (only hashes of their ids), the audit log, and what waits for a second admin (large funding,
+// a new admin, an admin's sign-in link).
 
 import { applyMigrations } from '@topup/ledger';
 import type { Migration, Store } from '@topup/ledger';
@@ -63,7 +64,30 @@ const consoleTables: Migration = {
   ],
 };
 
+// Users can be disabled; a new admin and an admin's sign-in link wait for a second admin like large
+// funding does; the operators' list of accounts reads newest first.
+const twoPersonRule: Migration = {
+  id: 'operators/0002_two_person_rule',
+  statements: [
+    `ALTER TABLE console_users ADD COLUMN IF NOT EXISTS disabled_at timestamptz`,
+    `CREATE TABLE IF NOT EXISTS admin_requests (
+      id text PRIMARY KEY,
+      kind text NOT NULL CHECK (kind IN ('create_admin', 'admin_link')),
+      email text NOT NULL,
+      requested_by text NOT NULL,
+      requested_at timestamptz NOT NULL,
+      state text NOT NULL DEFAULT 'awaiting_approval'
+        CHECK (state IN ('awaiting_approval', 'approved', 'rejected')),
+      decided_by text,
+      decided_at timestamptz
+    )`,
+    `CREATE INDEX IF NOT EXISTS admin_requests_waiting ON admin_requests (requested_at)
+      WHERE state = 'awaiting_approval'`,
+    `CREATE INDEX IF NOT EXISTS accounts_newest ON accounts (created_at DESC, id DESC)`,
+  ],
+};
+
 /** Creates or updates the console's tables; the ledger's own must be migrated first (users name accounts). */
 export function migrateOperators(store: Store): Promise<{ applied: string[] }> {
-  return applyMigrations(store, [consoleTables]);
+  return applyMigrations(store, [consoleTables, twoPersonRule]);
 }

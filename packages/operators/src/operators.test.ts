@@ -1,8 +1,8 @@
 import { createLedger, type Ledger, type Store } from '@topup/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit } from './audit-log.js';
-import { OperatorError } from './operator-error.js';
-import { callOperatorFunction, type OperatorContext } from './operator-functions.js';
+import { callOperatorFunction } from './call-operator-function.js';
+import { attempt, consoleContext as context, failure } from './testing/operator-calls.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { currentSession, endSession } from './sessions.js';
 import { signIn, signInWithLink } from './sign-in.js';
@@ -11,31 +11,6 @@ import { createSignInLink, createUser, linkUser } from './users.js';
 
 const lifetimes = { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 };
 const password = 'a long enough password';
-
-function context(
-  ledger: Ledger,
-  store: Store,
-  actor: string,
-  role: 'admin' | 'support' = 'admin',
-): OperatorContext {
-  return {
-    ledger,
-    store,
-    actor: { name: actor, role },
-    fundingApprovalThresholdMinor: 100_000n,
-    signInUrl: (token) => `http://127.0.0.1/console/link#token=${token}`,
-    now: () => new Date(),
-  };
-}
-
-async function failure(promise: Promise<unknown>): Promise<OperatorError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(OperatorError);
-  return error as OperatorError;
-}
 
 describe('passwords', () => {
   it('are kept as salted scrypt hashes that only the same password matches', async () => {
@@ -64,23 +39,42 @@ describe.each(operatorStores())('the console rules on %s', (_name, open) => {
     await opened.dispose();
   });
 
+  async function signedInWithLink(token: string, now: Date, newPassword = password) {
+    const outcome = await signInWithLink(store, token, newPassword, lifetimes, now, attempt);
+    if (outcome.kind !== 'signed_in') throw new Error(`expected to sign in, the link was ${outcome.kind}`);
+    return outcome;
+  }
+
   it('lets a sign-in link set the password once, within 15 minutes, and ends older links', async () => {
     const now = new Date();
     const user = await createUser(store, { email: 'Link@Example.com', role: 'admin' }, now);
     expect(user.email).toBe('link@example.com');
     const older = await createSignInLink(store, user.id, now);
     const token = await createSignInLink(store, user.id, now);
-    expect(await linkUser(store, older, now)).toBeUndefined();
-    expect((await linkUser(store, token, now))?.email).toBe('link@example.com');
-    expect(await linkUser(store, token, new Date(now.getTime() + 15 * 60_000 + 1))).toBeUndefined();
+    expect(await linkUser(store, older, now)).toEqual({ kind: 'spent' });
+    expect(await linkUser(store, token, now)).toMatchObject({
+      kind: 'valid',
+      user: { email: 'link@example.com' },
+    });
+    expect(await linkUser(store, token, new Date(now.getTime() + 15 * 60_000 + 1))).toEqual({
+      kind: 'spent',
+    });
+    expect(await linkUser(store, 'never-made', now)).toEqual({ kind: 'unknown' });
 
-    expect((await failure(signInWithLink(store, token, 'short', lifetimes, now))).code).toBe('invalid');
-    const signedIn = await signInWithLink(store, token, password, lifetimes, now);
+    expect((await failure(signInWithLink(store, token, 'short', lifetimes, now, attempt))).code).toBe(
+      'invalid',
+    );
+    const signedIn = await signedInWithLink(token, now);
     expect(signedIn.user.hasPassword).toBe(true);
-    expect((await failure(signInWithLink(store, token, password, lifetimes, now))).code).toBe('not_found');
-    expect(await signIn(store, 'LINK@example.com', password, lifetimes, now)).toBeDefined();
-    expect(await signIn(store, 'link@example.com', 'the wrong password', lifetimes, now)).toBeUndefined();
-    expect(await signIn(store, 'nobody@example.com', password, lifetimes, now)).toBeUndefined();
+    expect(await signInWithLink(store, token, password, lifetimes, now, attempt)).toEqual({ kind: 'spent' });
+    expect(await signInWithLink(store, 'never-made', password, lifetimes, now, attempt)).toEqual({
+      kind: 'unknown',
+    });
+    expect(await signIn(store, 'LINK@example.com', password, lifetimes, now, attempt)).toBeDefined();
+    expect(
+      await signIn(store, 'link@example.com', 'the wrong password', lifetimes, now, attempt),
+    ).toBeUndefined();
+    expect(await signIn(store, 'nobody@example.com', password, lifetimes, now, attempt)).toBeUndefined();
   });
 
   it('refuses a caller user without an account, and an operator bound to one', async () => {
@@ -99,13 +93,7 @@ describe.each(operatorStores())('the console rules on %s', (_name, open) => {
   it('ends a session when idle, at its absolute lifetime, at sign-out and when the password changes', async () => {
     const start = new Date();
     const user = await createUser(store, { email: 'session@example.com', role: 'support' }, start);
-    const signedIn = await signInWithLink(
-      store,
-      await createSignInLink(store, user.id, start),
-      password,
-      lifetimes,
-      start,
-    );
+    const signedIn = await signedInWithLink(await createSignInLink(store, user.id, start), start);
     const at = (ms: number) => new Date(start.getTime() + ms);
 
     expect((await currentSession(store, signedIn.sessionId, lifetimes, at(20 * 60_000)))?.role).toBe(
@@ -115,19 +103,19 @@ describe.each(operatorStores())('the console rules on %s', (_name, open) => {
     expect(await currentSession(store, signedIn.sessionId, lifetimes, at(45 * 60_000))).toBeDefined();
     expect(await currentSession(store, signedIn.sessionId, lifetimes, at(76 * 60_000))).toBeUndefined();
 
-    const busy = await signIn(store, 'session@example.com', password, lifetimes, start);
+    const busy = await signIn(store, 'session@example.com', password, lifetimes, start, attempt);
     if (busy === undefined) throw new Error('expected a session');
     for (let minute = 20; minute < 12 * 60; minute += 20)
       expect(await currentSession(store, busy.sessionId, lifetimes, at(minute * 60_000))).toBeDefined();
     expect(await currentSession(store, busy.sessionId, lifetimes, at(12 * 3_600_000 + 1))).toBeUndefined();
 
-    const ended = await signIn(store, 'session@example.com', password, lifetimes, start);
+    const ended = await signIn(store, 'session@example.com', password, lifetimes, start, attempt);
     const session = ended && (await currentSession(store, ended.sessionId, lifetimes, start));
     if (ended === undefined || session === undefined) throw new Error('expected a session');
     await endSession(store, session, start);
     expect(await currentSession(store, ended.sessionId, lifetimes, start)).toBeUndefined();
 
-    const other = await signIn(store, 'session@example.com', password, lifetimes, start);
+    const other = await signIn(store, 'session@example.com', password, lifetimes, start, attempt);
     if (other === undefined) throw new Error('expected a session');
     await signInWithLink(
       store,
@@ -135,6 +123,7 @@ describe.each(operatorStores())('the console rules on %s', (_name, open) => {
       `${password} 2`,
       lifetimes,
       start,
+      attempt,
     );
     expect(await currentSession(store, other.sessionId, lifetimes, start)).toBeUndefined();
   });
@@ -254,6 +243,27 @@ describe.each(operatorStores())('the console rules on %s', (_name, open) => {
       'maker@example.com fund_channel',
       'maker@example.com fund_channel',
     ]);
+  });
+
+  it('applies at most one of eight concurrent fundings that together pass the threshold; the rest wait for a second admin', async () => {
+    const admin = {
+      ...context(ledger, store, 'racer@example.com'),
+      fundingApprovalThresholdMinor: 100_000_000n,
+    };
+    const account = await ledger.createAccount({ name: 'Racing Funder' });
+    const outcomes = (await Promise.all(
+      Array.from({ length: 8 }, () =>
+        callOperatorFunction(
+          admin,
+          'fund_channel',
+          { account: account.id, channel: 'float', amount: '900000' },
+          { reauthenticated: true },
+        ),
+      ),
+    )) as { state: string }[];
+    expect(outcomes.filter((outcome) => outcome.state === 'applied')).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome.state === 'awaiting_approval')).toHaveLength(7);
+    expect((await ledger.balance(account.id, 'float')).availableMinor).toBe(90_000_000n);
   });
 
   it('pages the audit log newest first without repeating a record', async () => {

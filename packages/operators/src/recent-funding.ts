@@ -1,5 +1,7 @@
 // How much a channel has been funded lately: the approval threshold applies to the day's total, so a
-// large funding split into many small ones still waits for a second operator.
+// large funding split into many small ones still waits for a second operator. The total is read and the
+// credit made under one lock per account and channel, held by the credit's database transaction, so
+// fundings racing from any number of processes are counted one after another, each seeing the last.
 
 import type { ChannelName, Queryable } from '@topup/ledger';
 
@@ -20,4 +22,19 @@ export async function fundedWithin(
     [accountId, channel, since],
   );
   return BigInt(rows[0]?.total ?? '0');
+}
+
+/**
+ * Waits for, then holds until `tx` ends, the lock of the account's channel under which its day of funding
+ * is counted and added to. An advisory lock, not a row lock: the credit locks the ledger's rows in its own
+ * fixed order, which a row locked first here could cross.
+ */
+export async function lockChannelFunding(
+  tx: Queryable,
+  accountId: string,
+  channel: ChannelName,
+): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))::text', [
+    `topup:funding:${accountId}:${channel}`,
+  ]);
 }

@@ -1,7 +1,7 @@
 // Console sessions, kept server-side. The browser holds the session id in a cookie; the store keeps only
 // its hash. A session ends when it has been idle too long, when its absolute lifetime is over, at sign-out,
-// and when the user's password changes. Re-authentication (the password typed again) is recorded on the
-// session and lasts a few minutes: revealing a secret or funding asks for it.
+// when the user's password changes, and when the user is disabled. Re-authentication (the password typed
+// again) is recorded on the session and lasts a few minutes: revealing a secret or funding asks for it.
 
 import { createHash } from 'node:crypto';
 import type { Queryable } from '@topup/ledger';
@@ -26,6 +26,8 @@ export interface Session {
   readonly email: string;
   readonly role: Role;
   readonly accountId: string | undefined;
+  /** When the user's account was made: an approval needs an admin older than the request. */
+  readonly userSince: Date;
   readonly reauthenticatedUntil: Date | undefined;
 }
 
@@ -56,6 +58,7 @@ interface SessionRow {
   email: string;
   role: Role;
   account_id: string | null;
+  user_created_at: Date | string;
   last_seen_at: Date | string;
   reauthenticated_at: Date | string | null;
 }
@@ -69,9 +72,11 @@ export async function currentSession(
 ): Promise<Session | undefined> {
   const idHash = secretHash(sessionId);
   const { rows } = await db.query<SessionRow>(
-    `SELECT s.id_hash, s.user_id, s.last_seen_at, s.reauthenticated_at, u.email, u.role, u.account_id
+    `SELECT s.id_hash, s.user_id, s.last_seen_at, s.reauthenticated_at, u.email, u.role, u.account_id,
+       u.created_at AS user_created_at
      FROM console_sessions s JOIN console_users u ON u.id = s.user_id
-     WHERE s.id_hash = $1 AND s.ended_at IS NULL AND s.expires_at > $2 AND s.last_seen_at > $3`,
+     WHERE s.id_hash = $1 AND s.ended_at IS NULL AND s.expires_at > $2 AND s.last_seen_at > $3
+       AND u.disabled_at IS NULL`,
     [idHash, now, new Date(now.getTime() - lifetimes.idleMs)],
   );
   const row = rows[0];
@@ -89,6 +94,7 @@ export async function currentSession(
     email: row.email,
     role: row.role,
     accountId: row.account_id ?? undefined,
+    userSince: new Date(row.user_created_at),
     reauthenticatedUntil:
       reauthenticatedUntil !== undefined && reauthenticatedUntil > now ? reauthenticatedUntil : undefined,
   };

@@ -1,6 +1,7 @@
 // Console users and their one-time sign-in links. A user is an operator (admin, or support, read-only) or
 // a caller bound to one account. A link lets its holder set the user's password once within its lifetime;
-// only the link token's hash is stored, and making a new link ends every older one of that user.
+// only the link token's hash is stored, and making a new link ends every older one of that user. A
+// disabled user has no session and no link, and cannot sign in until enabled again.
 
 import type { Queryable } from '@topup/ledger';
 import { OperatorError } from './operator-error.js';
@@ -18,6 +19,8 @@ export interface ConsoleUser {
   readonly accountId: string | undefined;
   readonly hasPassword: boolean;
   readonly createdAt: Date;
+  /** When the user was disabled; undefined while they may sign in. */
+  readonly disabledAt: Date | undefined;
 }
 
 /** How long a sign-in link may be used. */
@@ -30,6 +33,7 @@ interface UserRow {
   account_id: string | null;
   password_hash: string | null;
   created_at: Date | string;
+  disabled_at: Date | string | null;
 }
 
 function userOf(row: UserRow): ConsoleUser {
@@ -40,6 +44,7 @@ function userOf(row: UserRow): ConsoleUser {
     accountId: row.account_id ?? undefined,
     hasPassword: row.password_hash !== null,
     createdAt: new Date(row.created_at),
+    disabledAt: row.disabled_at === null ? undefined : new Date(row.disabled_at),
   };
 }
 
@@ -70,21 +75,30 @@ function newUserProblems(user: NewUser): string[] {
   return problems;
 }
 
-export async function createUser(db: Queryable, user: NewUser, now: Date): Promise<ConsoleUser> {
+/** Refuses a new user that could not be made: a bad field, an unknown account, an email already in use. */
+export async function checkNewUser(db: Queryable, user: NewUser): Promise<void> {
   const problems = newUserProblems(user);
   if (problems.length > 0) throw new OperatorError('invalid', problems.join('; '), problems);
   if (user.accountId !== undefined) {
     const { rows } = await db.query('SELECT 1 FROM accounts WHERE id = $1', [user.accountId]);
     if (rows.length === 0) throw new OperatorError('not_found', `No account ${user.accountId}.`);
   }
+  if ((await findUserByEmail(db, user.email)) !== undefined) throw alreadyExists(user.email);
+}
+
+function alreadyExists(email: string): OperatorError {
+  return new OperatorError('conflict', `A user with email ${normalisedEmail(email)} already exists.`);
+}
+
+export async function createUser(db: Queryable, user: NewUser, now: Date): Promise<ConsoleUser> {
+  await checkNewUser(db, user);
   const { rows } = await db.query<UserRow>(
     `INSERT INTO console_users (id, email, role, account_id, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (email) DO NOTHING RETURNING *`,
     [newId('usr'), normalisedEmail(user.email), user.role, user.accountId ?? null, now],
   );
   const created = rows[0];
-  if (created === undefined)
-    throw new OperatorError('conflict', `A user with email ${normalisedEmail(user.email)} already exists.`);
+  if (created === undefined) throw alreadyExists(user.email);
   return userOf(created);
 }
 
@@ -128,15 +142,25 @@ export async function createSignInLink(db: Queryable, userId: string, now: Date)
   return token;
 }
 
-/** The user a link token may still be used for, or undefined (unknown, used or expired). */
-export async function linkUser(db: Queryable, token: string, now: Date): Promise<ConsoleUser | undefined> {
-  const { rows } = await db.query<UserRow>(
-    `SELECT u.* FROM console_sign_in_links l JOIN console_users u ON u.id = l.user_id
-     WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > $2`,
+/**
+ * What a link token is: `valid` for its user while unused and within its lifetime; `spent` when the service
+ * made it but it is used or expired (presenting it again is no guess); `unknown` when nobody made it.
+ */
+export type LinkLookup =
+  | { readonly kind: 'valid'; readonly user: ConsoleUser }
+  | { readonly kind: 'spent' }
+  | { readonly kind: 'unknown' };
+
+/** Looks a link token up; see `LinkLookup`. */
+export async function linkUser(db: Queryable, token: string, now: Date): Promise<LinkLookup> {
+  const { rows } = await db.query<UserRow & { link_open: boolean }>(
+    `SELECT u.*, (l.used_at IS NULL AND l.expires_at > $2 AND u.disabled_at IS NULL) AS link_open
+     FROM console_sign_in_links l JOIN console_users u ON u.id = l.user_id WHERE l.token_hash = $1`,
     [secretHash(token), now],
   );
   const row = rows[0];
-  return row === undefined ? undefined : userOf(row);
+  if (row === undefined) return { kind: 'unknown' };
+  return row.link_open ? { kind: 'valid', user: userOf(row) } : { kind: 'spent' };
 }
 
 /**
@@ -158,7 +182,8 @@ export async function setPasswordByLink(
   const used = rows[0];
   if (used === undefined) return undefined;
   const updated = await db.query<UserRow>(
-    'UPDATE console_users SET password_hash = $2, updated_at = $3 WHERE id = $1 RETURNING *',
+    `UPDATE console_users SET password_hash = $2, updated_at = $3 WHERE id = $1 AND disabled_at IS NULL
+     RETURNING *`,
     [used.user_id, passwordHash, now],
   );
   // A new password ends every session the old one opened.
@@ -168,4 +193,55 @@ export async function setPasswordByLink(
   ]);
   const row = updated.rows[0];
   return row === undefined ? undefined : userOf(row);
+}
+
+/** The user with this email, or a not_found naming it. */
+export async function userByEmail(
+  db: Queryable,
+  email: string,
+): Promise<ConsoleUser & { readonly passwordHash: string | undefined }> {
+  const user = await findUserByEmail(db, email);
+  if (user === undefined)
+    throw new OperatorError('not_found', `No user with email ${normalisedEmail(email)}.`);
+  return user;
+}
+
+/**
+ * Disables or enables a user, inside the caller's transaction. Disabling ends the user's sessions and
+ * unused links at once. Undefined when the user already was so.
+ */
+export async function setUserDisabled(
+  db: Queryable,
+  userId: string,
+  disabled: boolean,
+  now: Date,
+): Promise<ConsoleUser | undefined> {
+  const { rows } = await db.query<UserRow>(
+    `UPDATE console_users SET disabled_at = CASE WHEN $2 THEN $3::timestamptz END, updated_at = $3
+     WHERE id = $1 AND (disabled_at IS NULL) = $2 RETURNING *`,
+    [userId, disabled, now],
+  );
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  if (disabled) {
+    await db.query('UPDATE console_sessions SET ended_at = $2 WHERE user_id = $1 AND ended_at IS NULL', [
+      userId,
+      now,
+    ]);
+    await db.query('UPDATE console_sign_in_links SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL', [
+      userId,
+      now,
+    ]);
+  }
+  return userOf(row);
+}
+
+/** How many enabled admins there are besides the one with `email`: who could approve what an admin asks. */
+export async function otherAdmins(db: Queryable, email: string): Promise<number> {
+  const { rows } = await db.query<{ admins: number }>(
+    `SELECT count(*)::int AS admins FROM console_users
+     WHERE role = 'admin' AND disabled_at IS NULL AND email <> $1`,
+    [normalisedEmail(email)],
+  );
+  return rows[0]?.admins ?? 0;
 }

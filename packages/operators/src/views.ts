@@ -1,13 +1,28 @@
-// How operator functions show ledger and console records: plain JSON with ISO times and amounts as
-// shillings with two decimals, the same to the console and to the CLI's --json.
+// How operator functions show ledger and console records, as the catalog's answer types say
+// (catalog/views.ts): plain JSON with ISO times and amounts as shillings with two decimals, the same to
+// the console and to the CLI's --json.
 
 import { formatMinor } from '@topup/ledger';
-import type { Account, TokenInfo, TransactionLeg, UnappliedResolution } from '@topup/ledger';
+import type { Account, ChannelBalance, TokenInfo, TransactionLeg, UnappliedResolution } from '@topup/ledger';
+import type { AdminRequest } from './admin-requests.js';
+import type { FoundAccount } from './account-search.js';
 import type { AuditRecord } from './audit-log.js';
+import type {
+  AccountSummary,
+  AccountView,
+  AdminRequestView,
+  AuditRecordView,
+  ChannelBalanceView,
+  ConsoleUserView,
+  FundingRequestView,
+  LegView,
+  TokenView,
+  UnappliedResult,
+} from './catalog/index.js';
 import type { FundingRequest } from './funding-requests.js';
 import type { ConsoleUser } from './users.js';
 
-export function accountView(account: Account) {
+export function accountView(account: Account): AccountView {
   return {
     id: account.id,
     name: account.name,
@@ -21,7 +36,23 @@ export function accountView(account: Account) {
   };
 }
 
-export function tokenView(token: TokenInfo) {
+export function accountSummary(account: FoundAccount): AccountSummary {
+  return {
+    ...accountView(account),
+    float_available: formatMinor(account.floatAvailableMinor),
+    airtime_available: formatMinor(account.airtimeAvailableMinor),
+  };
+}
+
+export function channelBalanceView(balance: ChannelBalance): ChannelBalanceView {
+  return {
+    channel: balance.channel,
+    available: formatMinor(balance.availableMinor),
+    pending: formatMinor(balance.pendingMinor),
+  };
+}
+
+export function tokenView(token: TokenInfo): TokenView {
   return {
     id: token.id,
     account: token.accountId,
@@ -32,7 +63,7 @@ export function tokenView(token: TokenInfo) {
   };
 }
 
-export function legView(leg: TransactionLeg) {
+export function legView(leg: TransactionLeg): LegView {
   return {
     id: leg.id,
     reference: leg.reference,
@@ -53,7 +84,7 @@ export function legView(leg: TransactionLeg) {
   };
 }
 
-export function unappliedView(entry: UnappliedResolution) {
+export function unappliedView(entry: UnappliedResolution): UnappliedResult {
   return {
     reference: entry.reference,
     asked: entry.asked,
@@ -64,7 +95,7 @@ export function unappliedView(entry: UnappliedResolution) {
   };
 }
 
-export function userView(user: ConsoleUser) {
+export function userView(user: ConsoleUser): ConsoleUserView {
   return {
     id: user.id,
     email: user.email,
@@ -72,10 +103,11 @@ export function userView(user: ConsoleUser) {
     account: user.accountId ?? '',
     has_password: user.hasPassword,
     created: user.createdAt.toISOString(),
+    disabled: user.disabledAt?.toISOString() ?? '',
   };
 }
 
-export function fundingView(request: FundingRequest) {
+export function fundingView(request: FundingRequest): FundingRequestView {
   return {
     id: request.id,
     account: request.accountId,
@@ -89,7 +121,20 @@ export function fundingView(request: FundingRequest) {
   };
 }
 
-export function auditView(record: AuditRecord) {
+export function adminRequestView(request: AdminRequest): AdminRequestView {
+  return {
+    id: request.id,
+    kind: request.kind,
+    email: request.email,
+    requested_by: request.requestedBy,
+    requested: request.requestedAt.toISOString(),
+    state: request.state,
+    decided_by: request.decidedBy ?? '',
+    decided: request.decidedAt?.toISOString() ?? '',
+  };
+}
+
+export function auditView(record: AuditRecord): AuditRecordView {
   return {
     id: record.id,
     at: record.at.toISOString(),

@@ -26,6 +26,7 @@ export {
   markWebhookCallsApplied,
   storeWebhookCall,
   unappliedWebhookCalls,
+  waitingWebhookCalls,
 } from './webhook-inbox.js';
 export type { InboxEntry } from './webhook-inbox.js';
 export {

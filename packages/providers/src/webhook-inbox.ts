@@ -74,6 +74,30 @@ export async function storeWebhookCall(
 }
 
 /**
+ * How many of a provider's stored calls wait to be applied, counted up to `atMost` and no further, so the
+ * count costs the same however full the inbox is: the server refuses calls while it reaches its bound.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { migrateProviders, waitingWebhookCalls } from '@topup/providers';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * await migrateProviders(store);
+ * await waitingWebhookCalls(store, 'daraja', 100_000); // 0
+ * ```
+ */
+export async function waitingWebhookCalls(db: Queryable, provider: string, atMost: number): Promise<number> {
+  const { rows } = await db.query<{ waiting: number }>(
+    `SELECT count(*)::int AS waiting FROM (
+       SELECT 1 FROM provider_webhook_inbox WHERE applied_at IS NULL AND provider = $1 LIMIT $2
+     ) AS waiting`,
+    [provider, atMost],
+  );
+  return rows[0]?.waiting ?? 0;
+}
+
+/**
  * Stored calls not yet applied, oldest first, leaving out those deferred past `now`.
  *
  * @example

@@ -97,6 +97,8 @@ const environmentSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{32,256}$/, 'expected 32 to 256 letters, digits, _ or -')
     .optional(),
   PROVIDER_WEBHOOK_SOURCES: sourceList.optional(),
+  PROVIDER_WEBHOOK_RATE_LIMIT: integer(1, 1_000_000).default(100),
+  PROVIDER_INBOX_LIMIT: integer(1, 100_000_000).default(100_000),
   PROVIDERS: providerMap.optional(),
   ...darajaEnvironment,
   ...africasTalkingEnvironment,
@@ -255,6 +257,10 @@ export interface Config {
   readonly providerWebhookToken: string | undefined;
   /** Who may call the provider webhook routes (addresses or CIDR ranges); empty, anyone with the token. */
   readonly providerWebhookSources: readonly string[];
+  /** Calls per second each source address may make to the provider webhook routes, in bursts of twice that. */
+  readonly providerWebhookRateLimit: { readonly perSecond: number; readonly burst: number };
+  /** Calls a provider may have stored and not yet applied; past it, its calls are answered 429. */
+  readonly providerInboxLimit: number;
   /** Live mode's network token to provider id (PROVIDERS); empty in sandbox mode. */
   readonly providers: ReadonlyMap<string, string>;
   /** Where providers call back to (PUBLIC_BASE_URL, no trailing slash); set whenever PROVIDERS is. */
@@ -376,6 +382,11 @@ export function loadConfig(
     transactionTimeoutSeconds: env.TRANSACTION_TIMEOUT,
     providerWebhookToken: env.PROVIDER_WEBHOOK_TOKEN,
     providerWebhookSources: env.PROVIDER_WEBHOOK_SOURCES ?? [],
+    providerWebhookRateLimit: {
+      perSecond: env.PROVIDER_WEBHOOK_RATE_LIMIT,
+      burst: 2 * env.PROVIDER_WEBHOOK_RATE_LIMIT,
+    },
+    providerInboxLimit: env.PROVIDER_INBOX_LIMIT,
     providers: env.PROVIDERS ?? new Map(),
     publicBaseUrl: env.PUBLIC_BASE_URL,
     daraja,

@@ -1,7 +1,7 @@
 // The live providers as a process builds them from its configuration, against the fake Africa's Talking
-// over real HTTP: a send refused because the airtime wallet cannot pay for it raises
-// topup_provider_wallet_low_total in the process's metrics and is logged at error; a send taken is logged
-// with AT's discount.
+// over real HTTP: the status callback URL for AT's dashboard is logged without the webhook token; a send
+// refused because the airtime wallet cannot pay for it raises topup_provider_wallet_low_total in the
+// process's metrics and is logged at error; a send taken is logged with AT's discount.
 
 import { Writable } from 'node:stream';
 import { legId, openStore } from '@topup/ledger';
@@ -13,6 +13,7 @@ import { loadConfig } from './config.js';
 import { assembleCore, type Core } from './core.js';
 
 const account = { username: 'topup', apiKey: 'at-key-value' };
+const webhookToken = 'wh_0123456789abcdef0123456789abcdef';
 
 describe('Africa’s Talking as a live provider of the service', () => {
   let fake: FakeAfricasTalking;
@@ -26,7 +27,7 @@ describe('Africa’s Talking as a live provider of the service', () => {
       TOPUP_MODE: 'live',
       PROVIDERS: 'CarrierA=africastalking',
       PUBLIC_BASE_URL: 'https://topup.example',
-      PROVIDER_WEBHOOK_TOKEN: 'wh_0123456789abcdef0123456789abcdef',
+      PROVIDER_WEBHOOK_TOKEN: webhookToken,
       AT_BASE_URL: fake.url,
       AT_USERNAME: account.username,
       AT_API_KEY: account.apiKey,
@@ -56,6 +57,16 @@ describe('Africa’s Talking as a live provider of the service', () => {
     } as const;
     return { order, answer: await provider?.submitLeg?.(order) };
   };
+
+  it("logs Africa's Talking's status callback URL for the dashboard with *** in place of the webhook token", () => {
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        statusCallbackUrl: 'https://topup.example/providers/africastalking/***/airtime-status',
+        msg: expect.stringContaining('PROVIDER_WEBHOOK_TOKEN in place of ***') as unknown,
+      }),
+    );
+    expect(JSON.stringify(lines)).not.toContain(webhookToken);
+  });
 
   it('counts and logs at error a send refused for the airtime wallet', async () => {
     const { order, answer } = await deliver('254711080007');

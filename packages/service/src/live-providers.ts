@@ -19,14 +19,17 @@ export interface LiveProviderContext {
 
 export type LiveProviderFactory = (context: LiveProviderContext) => Provider;
 
-/** `{PUBLIC_BASE_URL}/providers/<provider>/<PROVIDER_WEBHOOK_TOKEN>`, where a provider's calls come. */
-export function webhookUrlOf(config: Config, provider: string): string {
+/**
+ * `{PUBLIC_BASE_URL}/providers/<provider>/<PROVIDER_WEBHOOK_TOKEN>`, where a provider's calls come;
+ * `shown: true` puts `***` in place of the token, for a log line.
+ */
+export function webhookUrlOf(config: Config, provider: string, { shown = false } = {}): string {
   if (config.publicBaseUrl === undefined || config.providerWebhookToken === undefined) {
     throw new Error(
       `Expected PUBLIC_BASE_URL and PROVIDER_WEBHOOK_TOKEN for ${provider}'s callbacks, received ${config.publicBaseUrl === undefined ? 'no PUBLIC_BASE_URL' : 'no PROVIDER_WEBHOOK_TOKEN'}.`,
     );
   }
-  return `${config.publicBaseUrl}/providers/${provider}/${config.providerWebhookToken}`;
+  return `${config.publicBaseUrl}/providers/${provider}/${shown ? '***' : config.providerWebhookToken}`;
 }
 
 function daraja({ config, store, logger }: LiveProviderContext): Provider {
@@ -62,13 +65,14 @@ function daraja({ config, store, logger }: LiveProviderContext): Provider {
 function africasTalking({ config, store, logger, metrics }: LiveProviderContext): Provider {
   const settings = config.africasTalking;
   if (settings === undefined) throw new Error('Expected the AT_* configuration, received none.');
-  // Set in Africa's Talking's dashboard, not per call: the operator needs to see it.
+  // Set in Africa's Talking's dashboard, not per call: the operator needs to see it, but a log is no
+  // place for the secret that lets anyone push results, so the token is left for the operator to fill in.
   logger.info(
     {
       provider: 'africastalking',
-      statusCallbackUrl: `${webhookUrlOf(config, 'africastalking')}/airtime-status`,
+      statusCallbackUrl: `${webhookUrlOf(config, 'africastalking', { shown: true })}/airtime-status`,
     },
-    'set this airtime status callback URL in the Africa’s Talking dashboard',
+    'set this airtime status callback URL in the Africa’s Talking dashboard, with PROVIDER_WEBHOOK_TOKEN in place of ***',
   );
   return createAfricasTalkingProvider({
     store,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ConsoleApiError, errorFromAnswer, isSessionEnded, needsReauthentication } from './console-api-error';
+import {
+  ConsoleApiError,
+  errorFromAnswer,
+  isSessionEnded,
+  isUnknownReference,
+  needsReauthentication,
+} from './console-api-error';
 
 describe('errorFromAnswer', () => {
   it('reads the console error body, with problems as lines', () => {
@@ -47,5 +53,21 @@ describe('what an error asks of the app', () => {
   it('a 403 reauthentication_required asks for the password again', () => {
     expect(needsReauthentication(new ConsoleApiError(403, 'reauthentication_required', 'again'))).toBe(true);
     expect(needsReauthentication(new ConsoleApiError(403, 'csrf', 'bad header'))).toBe(false);
+  });
+});
+
+describe('isUnknownReference', () => {
+  it('is the API’s answer for a reference the account does not have, and nothing else', () => {
+    const unknown = errorFromAnswer(422, {
+      status: { type: 'FAIL', code: '3000', message: 'Missing or Invalid Parameters' },
+      data: { errors: ["'reference is invalid'"] },
+    });
+    expect(isUnknownReference(unknown)).toBe(true);
+    const other = errorFromAnswer(422, {
+      status: { type: 'FAIL', code: '3000', message: 'Missing or Invalid Parameters' },
+      data: { errors: ["'endpoint_id is invalid'"] },
+    });
+    expect(isUnknownReference(other)).toBe(false);
+    expect(isUnknownReference(new ConsoleApiError(0, 'network', 'no answer'))).toBe(false);
   });
 });

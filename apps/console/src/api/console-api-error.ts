@@ -73,3 +73,12 @@ export function needsReauthentication(error: unknown): boolean {
     error instanceof ConsoleApiError && error.httpStatus === 403 && error.code === 'reauthentication_required'
   );
 }
+
+/** Whether the API found no such transaction for the account: an unknown reference, or another's. */
+export function isUnknownReference(error: unknown): boolean {
+  return (
+    error instanceof ConsoleApiError &&
+    error.code === '3000' &&
+    error.problems.includes("'reference is invalid'")
+  );
+}

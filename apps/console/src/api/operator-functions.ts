@@ -1,7 +1,8 @@
-// Calls an operator function (POST /console/api/operator/<function>), whose answer is `{"data": …}`.
+// Calls an operator function (POST /console/api/operator/<function>), whose answer is `{"data": …}`. What
+// each takes and answers is the operator catalog's (@topup/operators/catalog), read as types only.
 
+import type { OperatorFunctionName, OperatorFunctions } from '@topup/operators/catalog';
 import type { ConsoleHttp } from './console-http';
-import type { OperatorFunctionName, OperatorFunctions } from './operator-function-types';
 
 export async function callOperator<N extends OperatorFunctionName>(
   http: ConsoleHttp,

@@ -1,10 +1,11 @@
 // The session calls of docs/console.md: who is signed in, signing in by password or by a one-time link,
 // signing out and entering the password again before a sensitive change.
 
+import type { Role } from '@topup/operators/catalog';
 import { isSessionEnded } from './console-api-error';
 import type { ConsoleHttp } from './console-http';
 
-export type Role = 'admin' | 'support' | 'caller';
+export type { Role };
 
 export interface SessionUser {
   id: string;
@@ -19,6 +20,8 @@ export interface Session {
   csrf: string;
   /** ISO 8601, or "" when the password was not entered again lately. */
   reauthenticated_until: string;
+  /** The service's time zone (TZ), in which the console shows every time. */
+  time_zone: string;
 }
 
 const base = '/console/api/session';

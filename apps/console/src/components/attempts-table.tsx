@@ -2,7 +2,8 @@
 // failed attempt failed. This is what a caller needs to debug their receiver.
 
 import type { CallbackAttemptView } from '@topup/envelope';
-import { formatDuration, formatInstant } from '../format/time';
+import { Instant } from '../format/instant';
+import { formatDuration } from '../format/time';
 
 export function AttemptsTable({ attempts }: { attempts: readonly CallbackAttemptView[] }) {
   if (attempts.length === 0) return <p className="empty">Not attempted yet.</p>;
@@ -23,7 +24,9 @@ export function AttemptsTable({ attempts }: { attempts: readonly CallbackAttempt
       <tbody>
         {attempts.map((attempt) => (
           <tr key={attempt.attempted}>
-            <td className="nowrap">{formatInstant(attempt.attempted)}</td>
+            <td className="nowrap">
+              <Instant iso={attempt.attempted} />
+            </td>
             <td>{attempt.http_status === '' ? '–' : attempt.http_status}</td>
             <td className="number nowrap">{formatDuration(attempt.duration_ms)}</td>
             <td>

@@ -3,7 +3,7 @@
 
 import type { CallbackDeliveryView } from '@topup/envelope';
 import { Link } from '@tanstack/react-router';
-import { formatInstant } from '../format/time';
+import { Instant } from '../format/instant';
 import { accountPath } from '../routes/paths';
 import { AttemptsTable } from './attempts-table';
 import { ChangeButton } from './change-button';
@@ -42,7 +42,9 @@ export function DeliveriesTable({
       <tbody>
         {deliveries.map((delivery) => (
           <tr key={delivery.id} data-testid="delivery-row">
-            <td className="nowrap">{formatInstant(delivery.created)}</td>
+            <td className="nowrap">
+              <Instant iso={delivery.created} />
+            </td>
             <td>
               <Link to={accountPath(accountId, 'transactions', delivery.reference)} className="code">
                 {delivery.reference}
@@ -53,7 +55,9 @@ export function DeliveriesTable({
               <span className={`badge badge-${delivery.status}`}>{delivery.status}</span>
             </td>
             <td>{delivery.last_error}</td>
-            <td className="nowrap">{formatInstant(delivery.next_attempt)}</td>
+            <td className="nowrap">
+              <Instant iso={delivery.next_attempt} />
+            </td>
             <td>
               <details>
                 <summary>

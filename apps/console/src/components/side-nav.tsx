@@ -33,9 +33,14 @@ function AccountLinks({ accountId }: { accountId: string | undefined }) {
         </li>
       ))}
       {accountId !== undefined && (
-        <li>
-          <Link to={accountPath(accountId, 'tokens')}>Tokens</Link>
-        </li>
+        <>
+          <li>
+            <Link to={accountPath(accountId, 'tokens')}>Tokens</Link>
+          </li>
+          <li>
+            <Link to={accountPath(accountId, 'fund')}>Fund</Link>
+          </li>
+        </>
       )}
     </ul>
   );

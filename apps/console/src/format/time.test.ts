@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatInstant, localDateTimeToIso } from './time';
+import { formatDuration, formatInstant } from './time';
 
 describe('formatInstant', () => {
   it('shows an ISO instant in the given zone, in the API’s date form', () => {
@@ -23,15 +23,5 @@ describe('formatDuration', () => {
     expect(formatDuration('1250')).toBe('1.25 s');
     expect(formatDuration('15000')).toBe('15 s');
     expect(formatDuration('')).toBe('');
-  });
-});
-
-describe('localDateTimeToIso', () => {
-  it('reads a datetime-local value in the local zone', () => {
-    expect(localDateTimeToIso('2025-11-21T14:05')).toBe(new Date(2025, 10, 21, 14, 5).toISOString());
-  });
-
-  it('is empty for an unreadable value', () => {
-    expect(localDateTimeToIso('')).toBe('');
   });
 });

@@ -1,6 +1,6 @@
 // Times as people read them. The API gives instants as ISO 8601 in UTC; the console shows them in the
-// reader's time zone, in the same `YYYY-MM-DD HH:MM:SS` form the API uses for transaction dates, so the
-// two sit side by side in a table without reading differently.
+// service's time zone (instant.tsx), in the same `YYYY-MM-DD HH:MM:SS` form and zone the API uses for
+// transaction dates, so the two sit side by side in a table without reading differently.
 
 const parts = (timeZone: string | undefined) =>
   new Intl.DateTimeFormat('en-GB', {
@@ -32,10 +32,4 @@ export function formatDuration(milliseconds: string): string {
   const value = Number(milliseconds);
   if (milliseconds === '' || !Number.isFinite(value)) return milliseconds;
   return value < 1000 ? `${value} ms` : `${String(Math.round(value / 10) / 100)} s`;
-}
-
-/** A `datetime-local` input's value ("2025-11-21T14:05"), read in the browser's zone, as ISO 8601 UTC. */
-export function localDateTimeToIso(value: string): string {
-  const instant = new Date(value);
-  return Number.isNaN(instant.getTime()) ? '' : instant.toISOString();
 }

@@ -17,7 +17,7 @@ export const operatorPaths = ['/accounts', '/funding', '/ledger', '/delivery-mon
  */
 export function accountPath(
   accountId: string | undefined,
-  screen: AccountScreen | 'tokens',
+  screen: AccountScreen | 'tokens' | 'fund',
   rest = '',
 ): string {
   const tail = rest === '' ? '' : `/${encodeURIComponent(rest)}`;

@@ -103,6 +103,7 @@ const routeTree = rootRoute.addChildren([
     inAccount('endpoints', EndpointsScreen),
     inAccount('deliveries', DeliveriesScreen),
     inAccount('tokens', TokensScreen),
+    inAccount('fund', FundingScreen),
   ]),
   route('funding', FundingScreen),
   route('ledger', LedgerHealthScreen),

@@ -1,9 +1,9 @@
-// Operators' list of accounts: find one by id or name, open its screens, create one, and suspend,
-// resume or close it.
+// Operators' list of accounts, newest first with when each was made and both channels' balances: find
+// one by id, mobile, email or name, open its screens, create one, and suspend, resume or close it.
 
 import { Link } from '@tanstack/react-router';
 import { filledIn } from '../api/filter-values';
-import type { AccountProfile, AccountStatus, AccountView } from '../api/operator-function-types';
+import type { AccountStatus, AccountSummary, OperatorFunctions } from '@topup/operators/catalog';
 import { useOperatorChange, useOperatorRead } from '../api/use-operator-function';
 import { ChangeButton } from '../components/change-button';
 import { ConfirmButton } from '../components/confirm-button';
@@ -13,7 +13,11 @@ import { FilterForm } from '../components/filter-form';
 import { useFilteredPages } from '../components/filtered-pages';
 import { Pager } from '../components/pager';
 import { QueryResult } from '../components/query-result';
+import { Instant } from '../format/instant';
+import { formatMoney } from '../format/money';
 import { accountPath } from '../routes/paths';
+
+type AccountProfile = OperatorFunctions['create_account']['request'];
 
 /** The status changes an account in `status` can take, with the button that asks for each. */
 const statusChanges: Record<AccountStatus, { to: AccountStatus; label: string }[]> = {
@@ -28,7 +32,7 @@ const statusChanges: Record<AccountStatus, { to: AccountStatus; label: string }[
   closed: [],
 };
 
-function AccountsTable({ accounts }: { accounts: readonly AccountView[] }) {
+function AccountsTable({ accounts }: { accounts: readonly AccountSummary[] }) {
   const setStatus = useOperatorChange('set_account_status');
   if (accounts.length === 0) return <p className="empty">No accounts match.</p>;
   return (
@@ -39,6 +43,13 @@ function AccountsTable({ accounts }: { accounts: readonly AccountView[] }) {
           <tr>
             <th scope="col">Account</th>
             <th scope="col">Name</th>
+            <th scope="col">Created</th>
+            <th scope="col" className="number">
+              Agent Float
+            </th>
+            <th scope="col" className="number">
+              Airtime
+            </th>
             <th scope="col">Status</th>
             <th scope="col">Actions</th>
           </tr>
@@ -52,12 +63,24 @@ function AccountsTable({ accounts }: { accounts: readonly AccountView[] }) {
                 </Link>
               </td>
               <td>{account.name}</td>
+              <td className="nowrap">
+                <Instant iso={account.created} />
+              </td>
+              <td className="number nowrap" data-testid="float-balance">
+                KES {formatMoney(account.float_available)}
+              </td>
+              <td className="number nowrap" data-testid="airtime-balance">
+                KES {formatMoney(account.airtime_available)}
+              </td>
               <td>
                 <span className={`badge badge-${account.status}`}>{account.status}</span>
               </td>
               <td className="row-actions">
                 <Link to={accountPath(account.id, 'tokens')} className="button small secondary">
                   Tokens
+                </Link>
+                <Link to={accountPath(account.id, 'fund')} className="button small secondary">
+                  Fund
                 </Link>
                 {statusChanges[account.status].map(({ to, label }) => (
                   <ConfirmButton

@@ -7,7 +7,7 @@ import { FilterForm } from '../components/filter-form';
 import { useFilteredPages } from '../components/filtered-pages';
 import { Pager } from '../components/pager';
 import { QueryResult } from '../components/query-result';
-import { formatInstant } from '../format/time';
+import { Instant } from '../format/instant';
 
 function JsonValue({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span className="muted">–</span>;
@@ -55,7 +55,9 @@ export function AuditLogScreen() {
                 <tbody>
                   {records.map((record) => (
                     <tr key={record.id} data-testid="audit-row">
-                      <td className="nowrap">{formatInstant(record.at)}</td>
+                      <td className="nowrap">
+                        <Instant iso={record.at} />
+                      </td>
                       <td>{record.actor}</td>
                       <td className="code">{record.action}</td>
                       <td className="code">{record.target}</td>

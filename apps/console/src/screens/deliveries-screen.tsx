@@ -16,7 +16,7 @@ import { useFilteredPages } from '../components/filtered-pages';
 import { formFields } from '../components/form-fields';
 import { Pager } from '../components/pager';
 import { QueryResult } from '../components/query-result';
-import { localDateTimeToIso } from '../format/time';
+import { useTimeZone } from '../format/instant';
 
 function filtersOf(field: (name: string) => string): DeliveryFilters {
   return filledIn({
@@ -41,6 +41,7 @@ function EndpointOptions({ endpoints }: { endpoints: readonly CallbackEndpointVi
 
 function ResendFailedForm({ endpoints }: { endpoints: readonly CallbackEndpointView[] }) {
   const resendFailed = useCallerChange('resend_failed_callbacks');
+  const zone = useTimeZone();
   return (
     <form
       className="filters"
@@ -50,13 +51,14 @@ function ResendFailedForm({ endpoints }: { endpoints: readonly CallbackEndpointV
         const field = formFields(event.currentTarget);
         const endpointId = field('endpoint_id');
         resendFailed.mutate({
-          since: localDateTimeToIso(field('since')),
+          // Without an offset: the API reads it in the service's zone, in which the console shows times.
+          since: field('since'),
           ...(endpointId === '' ? {} : { endpoint_id: endpointId }),
         });
       }}
     >
       <label>
-        Failed since
+        Failed since ({zone})
         <input name="since" type="datetime-local" required />
       </label>
       <label>

@@ -10,7 +10,8 @@ import { ErrorNotice } from '../components/error-notice';
 import { formFields } from '../components/form-fields';
 import { QueryResult } from '../components/query-result';
 import { ShownOnceDialog } from '../components/shown-once-dialog';
-import { formatDuration, formatInstant } from '../format/time';
+import { Instant } from '../format/instant';
+import { formatDuration } from '../format/time';
 
 interface Revealed {
   title: string;
@@ -131,7 +132,9 @@ function EndpointsTable({
                       </>
                     )}
                   </td>
-                  <td className="nowrap">{formatInstant(endpoint.created)}</td>
+                  <td className="nowrap">
+                    <Instant iso={endpoint.created} />
+                  </td>
                   <td className="row-actions">
                     <ChangeButton
                       className="small"

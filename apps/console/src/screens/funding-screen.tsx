@@ -1,17 +1,18 @@
 // Adding money to an account's channel. Small amounts apply at once; above the server's threshold the
 // funding waits for a second admin (maker-checker), so the same screen lists the requests waiting and
-// lets another admin approve or reject them.
+// lets another admin approve or reject them. An account's own Fund screen (under /accounts/<id>/) takes
+// the account from the page and keeps the account's menu beside it.
 
-import type { FundingOutcome, FundingRequestView } from '../api/operator-function-types';
+import type { FundingOutcome, FundingRequestView } from '@topup/operators/catalog';
 import { useOperatorChange, useOperatorRead } from '../api/use-operator-function';
-import { useSession } from '../auth/session-context';
+import { useScopedAccount } from '../auth/account-scope';
+import { ApprovalActions } from '../components/approval-actions';
 import { ChangeButton } from '../components/change-button';
-import { ConfirmButton } from '../components/confirm-button';
 import { ErrorNotice } from '../components/error-notice';
 import { formFields } from '../components/form-fields';
 import { QueryResult } from '../components/query-result';
 import { formatMoney } from '../format/money';
-import { formatInstant } from '../format/time';
+import { Instant } from '../format/instant';
 
 const channelNames = { float: 'Agent Float', airtime: 'Airtime' } as const;
 
@@ -21,7 +22,8 @@ function outcomeText(outcome: FundingOutcome): string {
   return `Funding is awaiting approval by another admin (request ${outcome.request.id}).`;
 }
 
-function FundForm() {
+/** The funding form; on an account's own screen, `account` is that account and is not asked for. */
+function FundForm({ account }: { account: string | undefined }) {
   const fund = useOperatorChange('fund_channel');
   return (
     <form
@@ -33,7 +35,7 @@ function FundForm() {
         const field = formFields(form);
         fund.mutate(
           {
-            account: field('account').trim(),
+            account: account ?? field('account').trim(),
             channel: field('channel') === 'airtime' ? 'airtime' : 'float',
             amount: field('amount').trim(),
           },
@@ -45,10 +47,12 @@ function FundForm() {
         );
       }}
     >
-      <label>
-        Account
-        <input name="account" required autoComplete="off" />
-      </label>
+      {account === undefined && (
+        <label>
+          Account
+          <input name="account" required autoComplete="off" />
+        </label>
+      )}
       <label>
         Channel
         <select name="channel" defaultValue="float">
@@ -76,7 +80,6 @@ function FundForm() {
 }
 
 function FundingRequestsTable({ requests }: { requests: readonly FundingRequestView[] }) {
-  const { user } = useSession();
   const approve = useOperatorChange('approve_funding');
   const reject = useOperatorChange('reject_funding');
   if (requests.length === 0) return <p className="empty">No funding requests.</p>;
@@ -98,67 +101,59 @@ function FundingRequestsTable({ requests }: { requests: readonly FundingRequestV
           </tr>
         </thead>
         <tbody>
-          {requests.map((request) => {
-            // The server refuses it too; the button says so before anyone tries.
-            const own = request.requested_by === user.email;
-            return (
-              <tr key={request.id} data-testid="funding-request-row">
-                <td className="nowrap">{formatInstant(request.requested)}</td>
-                <td className="code">{request.account}</td>
-                <td>{channelNames[request.channel]}</td>
-                <td className="number">KES {formatMoney(request.amount)}</td>
-                <td>{request.requested_by}</td>
-                <td>
-                  <span className={`badge badge-${request.state}`}>{request.state.replaceAll('_', ' ')}</span>
-                </td>
-                <td className="row-actions">
-                  {request.state === 'awaiting_approval' && (
-                    <>
-                      <ChangeButton
-                        className="small"
-                        disabled={own || approve.isPending}
-                        title={own ? 'You asked for this funding: another admin approves it' : undefined}
-                        onClick={() => {
-                          approve.mutate({ request_id: request.id });
-                        }}
-                      >
-                        Approve
-                      </ChangeButton>
-                      <ConfirmButton
-                        className="small danger"
-                        disabled={reject.isPending}
-                        question={`Reject funding of KES ${formatMoney(request.amount)} to ${request.account}?`}
-                        onConfirm={() => {
-                          reject.mutate({ request_id: request.id });
-                        }}
-                      >
-                        Reject
-                      </ConfirmButton>
-                    </>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
+          {requests.map((request) => (
+            <tr key={request.id} data-testid="funding-request-row">
+              <td className="nowrap">
+                <Instant iso={request.requested} />
+              </td>
+              <td className="code">{request.account}</td>
+              <td>{channelNames[request.channel]}</td>
+              <td className="number">KES {formatMoney(request.amount)}</td>
+              <td>{request.requested_by}</td>
+              <td>
+                <span className={`badge badge-${request.state}`}>{request.state.replaceAll('_', ' ')}</span>
+              </td>
+              <td className="row-actions">
+                <ApprovalActions
+                  request={request}
+                  rejectQuestion={`Reject funding of KES ${formatMoney(request.amount)} to ${request.account}?`}
+                  busy={approve.isPending || reject.isPending}
+                  onApprove={() => {
+                    approve.mutate({ request_id: request.id });
+                  }}
+                  onReject={() => {
+                    reject.mutate({ request_id: request.id });
+                  }}
+                />
+              </td>
+            </tr>
+          ))}
         </tbody>
       </table>
     </>
   );
 }
 
+/** Funding for every account, or (under /accounts/<id>/fund) for the account on the page. */
 export function FundingScreen() {
+  const account = useScopedAccount();
   const requests = useOperatorRead('list_funding_requests', {});
   return (
     <>
-      <h1>Funding</h1>
+      <h1>{account === undefined ? 'Funding' : 'Fund'}</h1>
+      {account !== undefined && <p className="muted">Account {account}</p>}
       <section aria-labelledby="fund-heading">
         <h2 id="fund-heading">Fund a channel</h2>
-        <FundForm />
+        <FundForm account={account} />
       </section>
       <section aria-labelledby="requests-heading">
         <h2 id="requests-heading">Funding requests</h2>
         <QueryResult query={requests}>
-          {({ requests: list }) => <FundingRequestsTable requests={list} />}
+          {({ requests: list }) => (
+            <FundingRequestsTable
+              requests={account === undefined ? list : list.filter((request) => request.account === account)}
+            />
+          )}
         </QueryResult>
       </section>
     </>

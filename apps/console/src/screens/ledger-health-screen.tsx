@@ -2,12 +2,12 @@
 // arrived after their transaction was resolved the other way, and legs whose fate the provider never
 // told, which an operator settles once the provider confirms it.
 
-import type { ReviewLeg, UnappliedResult } from '../api/operator-function-types';
+import type { LegView, UnappliedResult } from '@topup/operators/catalog';
 import { useOperatorChange, useOperatorRead } from '../api/use-operator-function';
 import { ConfirmButton } from '../components/confirm-button';
 import { ErrorNotice } from '../components/error-notice';
 import { QueryResult } from '../components/query-result';
-import { formatInstant } from '../format/time';
+import { Instant } from '../format/instant';
 
 function LedgerVerification() {
   const report = useOperatorRead('verify_ledger', {});
@@ -69,7 +69,9 @@ function UnappliedResultsTable({ results }: { results: readonly UnappliedResult[
       <tbody>
         {results.map((result) => (
           <tr key={`${result.reference}-${result.received}`}>
-            <td className="nowrap">{formatInstant(result.received)}</td>
+            <td className="nowrap">
+              <Instant iso={result.received} />
+            </td>
             <td className="code">{result.reference}</td>
             <td>{result.asked}</td>
             <td>{result.state}</td>
@@ -82,7 +84,7 @@ function UnappliedResultsTable({ results }: { results: readonly UnappliedResult[
   );
 }
 
-function ReviewLegsTable({ legs }: { legs: readonly ReviewLeg[] }) {
+function ReviewLegsTable({ legs }: { legs: readonly LegView[] }) {
   const resolve = useOperatorChange('resolve_leg');
   if (legs.length === 0) return <p className="empty">No legs wait for review.</p>;
   return (
@@ -108,7 +110,9 @@ function ReviewLegsTable({ legs }: { legs: readonly ReviewLeg[] }) {
               <td>{leg.kind}</td>
               <td>{leg.provider}</td>
               <td className="code">{leg.provider_reference}</td>
-              <td className="nowrap">{formatInstant(leg.review_since ?? leg.updated)}</td>
+              <td className="nowrap">
+                <Instant iso={leg.review_since ?? leg.updated} />
+              </td>
               <td className="row-actions">
                 <ConfirmButton
                   className="small"

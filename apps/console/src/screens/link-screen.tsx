@@ -1,9 +1,10 @@
 // The page a one-time sign-in link opens (/console/link#token=…): it shows whose link it is, takes a new
 // password twice and signs in. The token travels in the fragment, which browsers never send to a server
-// or put in a Referer, and it is removed from the address bar as soon as it is read.
+// or put in a Referer, and it is removed from the address bar as soon as it is read. Once the link is
+// used it is never asked about again, and a link that cannot be used points to the sign-in form.
 
 import { useQuery } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { linkInfo, setPasswordWithLink } from '../api/session-api';
 import { homePath } from '../auth/access';
@@ -29,11 +30,15 @@ export function LinkScreen() {
   }, []);
   const [failure, setFailure] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
+  // Set before the session begins: starting it clears every cached answer, which would otherwise send
+  // this page's question about the link, now used up, once more.
+  const [used, setUsed] = useState(false);
   const info = useQuery({
     queryKey: ['link-info', token],
     queryFn: () => linkInfo(http, token),
-    enabled: token !== '',
+    enabled: token !== '' && !used,
     retry: false,
+    staleTime: Infinity,
   });
 
   const submit = async (form: HTMLFormElement) => {
@@ -47,6 +52,7 @@ export function LinkScreen() {
     setFailure(undefined);
     try {
       const session = await setPasswordWithLink(http, token, field('password'));
+      setUsed(true);
       begin(session);
       await navigate({ to: homePath(session.user.role), replace: true });
     } catch (error) {
@@ -62,6 +68,13 @@ export function LinkScreen() {
         <p className="notice notice-error" role="alert">
           This link has no token. Open the whole link you were given, or ask an administrator for a new one.
         </p>
+      ) : info.isError ? (
+        <>
+          <ErrorNotice error={info.error} />
+          <p>
+            Already set your password? <Link to="/">Sign in</Link>.
+          </p>
+        </>
       ) : (
         <QueryResult query={info}>
           {({ email }) => (

@@ -1,11 +1,14 @@
-// An account at a glance: both balances, the latest transactions and the callbacks that failed.
+// An account at a glance: both balances (with, for an operator, a way to fund them), the latest
+// transactions and the callbacks that failed.
 
+import { Link } from '@tanstack/react-router';
 import { useCallerRead } from '../api/use-caller-function';
 import { useScopedAccount } from '../auth/account-scope';
 import { DeliveriesTable } from '../components/deliveries-table';
 import { QueryResult } from '../components/query-result';
 import { TransactionsTable } from '../components/transactions-table';
 import { formatMoney } from '../format/money';
+import { accountPath } from '../routes/paths';
 
 const recentCount = 10;
 
@@ -19,7 +22,14 @@ export function OverviewScreen() {
     <>
       <h1>Overview</h1>
       <section aria-labelledby="balances-heading">
-        <h2 id="balances-heading">Balances</h2>
+        <div className="heading-row">
+          <h2 id="balances-heading">Balances</h2>
+          {accountId !== undefined && (
+            <Link to={accountPath(accountId, 'fund')} className="button small">
+              Fund
+            </Link>
+          )}
+        </div>
         <QueryResult query={balance}>
           {({ data }) => (
             <div className="balances">

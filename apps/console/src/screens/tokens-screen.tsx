@@ -1,7 +1,7 @@
 // An account's API tokens: which exist and in which mode, issuing one (shown once) and revoking one.
 
 import { useState } from 'react';
-import type { TokenMode } from '../api/operator-function-types';
+import type { TokenMode } from '@topup/operators/catalog';
 import { useOperatorChange, useOperatorRead } from '../api/use-operator-function';
 import { useScopedAccount } from '../auth/account-scope';
 import { ChangeButton } from '../components/change-button';
@@ -10,7 +10,7 @@ import { ErrorNotice } from '../components/error-notice';
 import { formFields } from '../components/form-fields';
 import { QueryResult } from '../components/query-result';
 import { ShownOnceDialog } from '../components/shown-once-dialog';
-import { formatInstant } from '../format/time';
+import { Instant } from '../format/instant';
 
 export function TokensScreen() {
   const account = useScopedAccount() ?? '';
@@ -46,12 +46,16 @@ export function TokensScreen() {
                     <td className="code">{token.id}</td>
                     <td className="code">{token.prefix}…</td>
                     <td>{token.mode}</td>
-                    <td className="nowrap">{formatInstant(token.created)}</td>
+                    <td className="nowrap">
+                      <Instant iso={token.created} />
+                    </td>
                     <td>
                       {token.revoked === '' ? (
                         <span className="badge badge-active">active</span>
                       ) : (
-                        <span className="badge badge-closed">revoked {formatInstant(token.revoked)}</span>
+                        <span className="badge badge-closed">
+                          revoked <Instant iso={token.revoked} />
+                        </span>
                       )}
                     </td>
                     <td>

@@ -1,9 +1,12 @@
 // One transaction on one page, for a "top-up not received" investigation: what was asked, the parties,
 // the legs with each provider's reference, and every callback delivery with every attempt, with a way
-// to send the callback again.
+// to send the callback again. A reference the account does not have is "No such transaction", with
+// nothing to do on it.
 
 import type { FoundTransactionData, TransactionLegView } from '@topup/envelope';
 import { useParams } from '@tanstack/react-router';
+import type { JSX } from 'react';
+import { isUnknownReference } from '../api/console-api-error';
 import { useCallerChange, useCallerRead } from '../api/use-caller-function';
 import { useScopedAccount } from '../auth/account-scope';
 import { AttemptsTable } from '../components/attempts-table';
@@ -11,12 +14,28 @@ import { ChangeButton } from '../components/change-button';
 import { ErrorNotice } from '../components/error-notice';
 import { QueryResult } from '../components/query-result';
 import { formatMoney } from '../format/money';
-import { formatInstant } from '../format/time';
+import { Instant, useTimeZone } from '../format/instant';
+
+/**
+ * Fields whose names alone mislead: the spec's `status` stays `Requested` once a transaction completes,
+ * beside the precise `state`, so each says which it is.
+ */
+const explained: Readonly<Record<string, { label: string; title: string }>> = {
+  status: {
+    label: 'Status (API)',
+    title:
+      'transaction.status as the API contract defines it: Requested, or Cancelled; a completed transaction still reads Requested',
+  },
+  state: {
+    label: 'State',
+    title: 'Where the transaction is in its lifecycle: requested, completed or cancelled',
+  },
+};
 
 /** "agent_number" → "Agent number". */
 function labelOf(key: string): string {
   const words = key.replaceAll('_', ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  return explained[key]?.label ?? words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** The non-empty text fields of an object as a description list. */
@@ -29,7 +48,7 @@ function Fields({ values, testId }: { values: object; testId?: string }) {
   return (
     <dl className="fields" data-testid={testId}>
       {shown.map(([key, value]) => (
-        <div key={key}>
+        <div key={key} title={explained[key]?.title}>
           <dt>{labelOf(key)}</dt>
           <dd>{String(value)}</dd>
         </div>
@@ -62,7 +81,9 @@ function LegsTable({ legs }: { legs: readonly TransactionLegView[] }) {
               <span className={`badge badge-${leg.state}`}>{leg.state}</span>
             </td>
             <td className="code">{leg.provider_reference}</td>
-            <td className="nowrap">{formatInstant(leg.updated)}</td>
+            <td className="nowrap">
+              <Instant iso={leg.updated} />
+            </td>
           </tr>
         ))}
       </tbody>
@@ -125,9 +146,17 @@ function Deliveries({ reference }: { reference: string }) {
                   <span className={`badge badge-${delivery.status}`}>{delivery.status}</span>
                 </h3>
                 <p className="muted">
-                  Created {formatInstant(delivery.created)}
-                  {delivery.delivered !== '' && `; delivered ${formatInstant(delivery.delivered)}`}
-                  {delivery.next_attempt !== '' && `; next attempt ${formatInstant(delivery.next_attempt)}`}
+                  Created <Instant iso={delivery.created} />
+                  {delivery.delivered !== '' && (
+                    <>
+                      ; delivered <Instant iso={delivery.delivered} />
+                    </>
+                  )}
+                  {delivery.next_attempt !== '' && (
+                    <>
+                      ; next attempt <Instant iso={delivery.next_attempt} />
+                    </>
+                  )}
                 </p>
                 <AttemptsTable attempts={delivery.attempts} />
               </article>
@@ -139,17 +168,31 @@ function Deliveries({ reference }: { reference: string }) {
   );
 }
 
-export function TransactionDetailScreen() {
+// Its type is written out: the route tree's type is read from the screens, and this one's body reads
+// the route's parameters, whose type is read from the route tree.
+export function TransactionDetailScreen(): JSX.Element {
   const { reference = '' } = useParams({ strict: false });
   const accountId = useScopedAccount();
   const found = useCallerRead('get_transaction', { reference });
+  const zone = useTimeZone();
 
+  if (found.isError && isUnknownReference(found.error))
+    return (
+      <>
+        <h1>No such transaction</h1>
+        <p className="empty" data-testid="no-such-transaction">
+          {accountId === undefined ? 'Your account' : `Account ${accountId}`} has no transaction{' '}
+          <span className="code">{reference}</span>.
+        </p>
+      </>
+    );
   return (
     <>
       <h1>
         Transaction <span className="code">{reference}</span>
       </h1>
       {accountId !== undefined && <p className="muted">Account {accountId}</p>}
+      <p className="muted">Dates and times are in {zone}.</p>
       <QueryResult query={found}>
         {({ data }) => (
           <>
@@ -175,7 +218,7 @@ export function TransactionDetailScreen() {
           </>
         )}
       </QueryResult>
-      <Deliveries reference={reference} />
+      {found.isSuccess && <Deliveries reference={reference} />}
     </>
   );
 }

@@ -9,18 +9,13 @@ export class UsageError extends Error {
 }
 
 /**
- * A command that could not do what it was asked, with a code a script can test, e.g. `endpoint_not_found`:
- * reported like a LedgerError (kind `failure`, exit 1), never as a usage mistake, since the command line
- * itself was right.
+ * The code a script tests of a failure (kind `failure`, exit 1): the finest one the failing component
+ * gives, e.g. an OperatorError's `endpoint_not_found` rather than its `not_found`, or a LedgerError's.
  */
-export class CommandFailure extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'CommandFailure';
-  }
+export function failureCode(error: unknown): string | undefined {
+  const { code, reason } = (error ?? {}) as { code?: unknown; reason?: unknown };
+  if (typeof reason === 'string') return reason;
+  return typeof code === 'string' ? code : undefined;
 }
 
 export interface CommandResult {
@@ -28,6 +23,8 @@ export interface CommandResult {
   readonly json: unknown;
   /** What a person reads. */
   readonly human: string;
+  /** The command ran but its answer is a failure (exit 1), as a breached ledger is. */
+  readonly failed: boolean;
 }
 
 /**

@@ -1,29 +1,23 @@
 // What a CLI command runs with, whether the CLI opened the store itself or the running service runs the
-// command for it (control-socket.ts): the store, and the configuration's rules for callbacks, funding and
-// sign-in links.
+// command for it (control-socket.ts): the operator context of the CLI's one actor, `cli:` and the system
+// user of the process that runs the command. Never a name the command line or the environment chose:
+// through the socket that is the service's own user, whom only its owner can reach.
 
+import { userInfo } from 'node:os';
 import type { Ledger, Store } from '@topup/ledger';
-import { callbackUrlPolicyOf } from '@topup/service';
+import { cliActor, type OperatorContext } from '@topup/operators';
 import type { Config } from '@topup/service';
-import { signInUrl } from '../console/console-context.js';
-import type { CommandContext, Options } from './commands.js';
+import { operatorContextOf } from '../operator-context.js';
 
-export function commandContext(
-  config: Config,
-  ledger: Ledger,
-  store: Store,
-  options: Options,
-  operator: string,
-): CommandContext {
-  return {
-    ledger,
-    store,
-    options,
-    graceSeconds: config.callbackSecretGraceSeconds,
-    maxEndpoints: config.callbackMaxEndpoints,
-    callbackUrlPolicy: callbackUrlPolicyOf(config),
-    operator,
-    fundingApprovalThresholdMinor: BigInt(config.console.fundingApprovalThreshold) * 100n,
-    signInUrl: (token) => signInUrl(config, token),
-  };
+/** This process's system user, by its user id; the id itself when it has no name. */
+export function systemUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return `uid ${String(process.getuid?.() ?? 'unknown')}`;
+  }
+}
+
+export function commandContext(config: Config, ledger: Ledger, store: Store): OperatorContext {
+  return operatorContextOf(config, ledger, store, cliActor(systemUser()));
 }

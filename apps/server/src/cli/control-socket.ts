@@ -6,14 +6,16 @@
 import { chmod, unlink } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import type { CommandResult } from './cli-output.js';
+import { failureCode, type CommandResult } from './cli-output.js';
 import type { Options } from './commands.js';
 
+/**
+ * A command to run. Who runs it is not the client's to say: the service records what it changes as its
+ * own system user's, the only user who can reach the socket.
+ */
 export interface ControlRequest {
   readonly command: string;
   readonly options: Options;
-  /** Who runs the CLI: recorded as the actor of what the command changes. */
-  readonly operator: string;
 }
 
 type ControlAnswer =
@@ -87,12 +89,12 @@ export async function serveControlSocket(
         ) as ControlRequest;
         answer = { ok: true, result: await run(request) };
       } catch (error) {
-        const code = (error as { code?: unknown } | undefined)?.code;
+        const code = failureCode(error);
         answer = {
           ok: false,
           error: {
             message: error instanceof Error ? error.message : String(error),
-            ...(typeof code === 'string' ? { code } : {}),
+            ...(code === undefined ? {} : { code }),
             ...(error instanceof Error && error.name === 'UsageError' ? { usage: true } : {}),
           },
         };

@@ -2,8 +2,9 @@
 // validation and handler as `POST /api/<function>`, so a rule is written once. A caller session acts on
 // its own account (never one named in the request); an operator names it in `X-Topup-Account`. Money
 // operations stay with callers' own systems; support reads only; revealing a secret needs a fresh
-// re-authentication; an operator's change is audited.
+// re-authentication; every change is audited, a caller's as an operator's, in the change's transaction.
 
+import type { Ledger, Queryable } from '@topup/ledger';
 import { recordAudit } from '@topup/operators';
 import { operationCatalog, type ApiFunctionName } from '@topup/validation';
 import type { Middleware } from 'koa';
@@ -67,20 +68,52 @@ function authorised(deps: ConsoleDependencies): Middleware<SessionState & ApiSta
   };
 }
 
-/** An operator's change through a caller function, recorded once the function has answered success. */
-function audited(deps: ConsoleDependencies): Middleware<CallState> {
+/**
+ * The API's ledger for one console call, writing the call's audit record (`record`) inside the database
+ * transaction of every change it makes, so the change and its record commit together or not at all.
+ */
+function recordingLedger(ledger: Ledger, record: (tx: Queryable) => Promise<void>): Ledger {
+  const alongside = (tx: Queryable) => record(tx);
+  return {
+    ...ledger,
+    addCallbackEndpoint: (account, input, options) =>
+      ledger.addCallbackEndpoint(account, input, { ...options, alongside }),
+    removeCallbackEndpoint: (account, endpoint) =>
+      ledger.removeCallbackEndpoint(account, endpoint, { alongside }),
+    rotateCallbackSecret: (account, endpoint, grace) =>
+      ledger.rotateCallbackSecret(account, endpoint, grace, { alongside }),
+    resendCallbacks: (account, reference, endpoint) =>
+      ledger.resendCallbacks(account, reference, endpoint, { alongside }),
+    resendFailedCallbacks: (account, options) =>
+      ledger.resendFailedCallbacks(account, { ...options, alongside }),
+  };
+}
+
+/**
+ * Runs the function's handler, auditing every change a console user makes through it, an operator's or a
+ * caller's: in the change's own transaction, or, for a change the store does not hold (a test callback
+ * sent), once it has answered success.
+ */
+function auditedOperation(deps: ConsoleDependencies): Middleware<CallState> {
   return async (ctx, next) => {
-    await next();
-    const { session, functionName, account, code } = ctx.state;
-    if (session.role === 'caller' || operationCatalog[functionName].kind !== 'change' || code !== '0000')
+    const { session, functionName, account } = ctx.state;
+    if (operationCatalog[functionName].kind !== 'change') {
+      await operation(deps.api)(ctx, next);
       return;
-    // The change has committed and its answer (a new secret) must reach the operator: a record that
-    // cannot be written is logged, never turned into a failure the operator would retry.
-    await recordAudit(
-      deps.store,
-      { actor: session.email, action: functionName, target: account.id, after: ctx.state.input ?? {} },
-      deps.now(),
-    ).catch((error: unknown) => {
+    }
+    const audit = { recorded: false };
+    const record = async (db: Queryable) => {
+      await recordAudit(
+        db,
+        { actor: session.email, action: functionName, target: account.id, after: ctx.state.input ?? {} },
+        deps.now(),
+      );
+      audit.recorded = true;
+    };
+    await operation({ ...deps.api, ledger: recordingLedger(deps.api.ledger, record) })(ctx, next);
+    if (audit.recorded || ctx.state.code !== '0000') return;
+    // Sent already: its answer must reach the user, so a record that cannot be written is logged.
+    await record(deps.store).catch((error: unknown) => {
       ctx.state.log.error({ err: error, action: functionName }, 'an audit record could not be written');
     });
   };
@@ -92,9 +125,8 @@ export function accountCalls(deps: ConsoleDependencies): Middleware[] {
     authorised(deps),
     envelopeErrors(),
     storeDeadline(deps.config.storeTimeouts.requestDeadlineMs),
-    audited(deps),
     bodyDecoding(deps.config.bodyLimitBytes),
     requestValidation(parserFor(deps.config)),
-    operation(deps.api),
+    auditedOperation(deps),
   ] as Middleware[];
 }

@@ -1,11 +1,12 @@
 // What the console's routes need from the service: the store and ledger, the configuration, the sign-in
-// failure limiter the API's tokens use, and a clock (tests move it to expire sessions).
+// failure limiter and the rate limiter the API's tokens use, and a clock (tests move it to expire sessions).
 
 import type { Ledger, Store } from '@topup/ledger';
 import type { SessionLifetimes } from '@topup/operators';
 import type { Config } from '@topup/service';
 import type { ApiDependencies } from '../functions/api-function.js';
 import type { AuthenticationFailureLimiter } from '../rate-limit/authentication-failure-limiter.js';
+import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 
 export interface ConsoleDependencies {
   readonly config: Config;
@@ -13,6 +14,8 @@ export interface ConsoleDependencies {
   readonly ledger: Ledger;
   readonly api: ApiDependencies;
   readonly authenticationFailures: AuthenticationFailureLimiter;
+  /** The API's token buckets, which the console's calls draw from per session and per address. */
+  readonly rateLimiter: RateLimiter;
   readonly now: () => Date;
 }
 

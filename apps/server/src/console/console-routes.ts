@@ -9,6 +9,7 @@ import { consoleFailures, ConsoleFailure } from './console-failure.js';
 import type { ConsoleDependencies } from './console-context.js';
 import type { ConsoleState } from './console-state.js';
 import { serveConsoleFiles, setConsoleHeaders } from './console-static.js';
+import { consoleRateLimits } from './console-rate-limits.js';
 import { csvExports } from './csv-exports.js';
 import { operatorCalls } from './operator-calls.js';
 import { sessionRequired, sessionRoutes } from './session-routes.js';
@@ -29,6 +30,7 @@ export function consoleRoutes(
   api.get('/export/:file', sessionRequired(deps), csvExports(deps) as Middleware<ConsoleState>);
   const apiRoutes = api.routes() as Middleware<ApiState>;
   const failures = consoleFailures();
+  const rateLimits = consoleRateLimits(deps.rateLimiter);
   const notFound = (): Promise<void> =>
     Promise.reject(new ConsoleFailure(404, 'not_found', 'No such console function.'));
   const files = serveConsoleFiles(options.buildDir);
@@ -43,7 +45,9 @@ export function consoleRoutes(
     if (ctx.path.startsWith('/console/api/') || ctx.path === '/console/api') {
       ctx.set('Cache-Control', 'no-store');
       await failures(ctx, async () => {
-        await apiRoutes(ctx, notFound);
+        await rateLimits(ctx, async () => {
+          await apiRoutes(ctx, notFound);
+        });
       });
       return;
     }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Store } from '@topup/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleClient, consolePassword, newUserLink, signedInUser } from '../testing/console-user.js';
+import { frozenRateLimiter } from '../testing/frozen-rate-limiter.js';
 import { openTestStores } from '../testing/test-stores.js';
 import { startTestService, type TestService } from '../testing/test-service.js';
 
@@ -25,14 +26,14 @@ describe.each(openTestStores())('the console API on $name', (stores) => {
   });
 
   const signIn = (email: string, role: 'admin' | 'support' | 'caller', account?: string) =>
-    signedInUser(service.url, service.ledger, store, {
+    signedInUser(service.url, store, {
       email,
       role,
       ...(account === undefined ? {} : { account }),
     });
 
   it('signs in once by link with an HttpOnly, SameSite=Strict cookie and never shows a token twice', async () => {
-    const token = await newUserLink(service.ledger, store, {
+    const token = await newUserLink(store, {
       email: 'link.user@example.com',
       role: 'support',
     });
@@ -67,8 +68,14 @@ describe.each(openTestStores())('the console API on $name', (stores) => {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ email: 'LINK.USER@example.com', password: consolePassword }),
     });
-    const session = (await signedIn.json()) as { user: { role: string; account: string }; csrf: string };
+    const session = (await signedIn.json()) as {
+      user: { role: string; account: string };
+      csrf: string;
+      time_zone: string;
+    };
     expect(session.user).toMatchObject({ role: 'support', account: '' });
+    // The zone the console shows every time in: the service's, as transaction dates are.
+    expect(session.time_zone).toBe('Africa/Nairobi');
     // Signing in starts a new session: the id differs from the link's.
     expect(signedIn.headers.get('set-cookie')?.split(';')[0]).not.toBe(cookie.split(';')[0]);
   });
@@ -76,7 +83,7 @@ describe.each(openTestStores())('the console API on $name', (stores) => {
   it('uses a __Host- Secure cookie when served over HTTPS', async () => {
     const https = await startTestService(store, { env: { TRUST_PROXY: 'true' } });
     try {
-      const token = await newUserLink(service.ledger, store, { email: 'tls@example.com', role: 'admin' });
+      const token = await newUserLink(store, { email: 'tls@example.com', role: 'admin' });
       const answer = await fetch(`${https.url}/console/api/session/link`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Forwarded-Proto': 'https' },
@@ -183,7 +190,84 @@ describe.each(openTestStores())('the console API on $name', (stores) => {
         target: account.id,
         after: expect.objectContaining(add) as unknown,
       }),
+      expect.objectContaining({ action: 'sign_in', after: { address: '127.0.0.1', by: 'link' } }),
     ]);
+  });
+
+  it('audits a caller’s changes like an operator’s, and every sign-in, failed sign-in and sign-out', async () => {
+    const { account } = await service.createCaller();
+    const caller = await signIn('audited.caller@example.com', 'caller', account.id);
+    const added = await caller.post('/call/add_callback_endpoint', { url: 'http://127.0.0.1:9/audited' });
+    expect(added.status).toBe(200);
+    const wrong = await fetch(`${service.url}/console/api/session/sign-in`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'audited.caller@example.com', password: 'not the password at all' }),
+    });
+    expect(wrong.status).toBe(401);
+    expect((await caller.post('/session/sign-out')).status).toBe(200);
+    const admin = await signIn('audit.reader@example.com', 'admin');
+    const audit = (await (
+      await admin.post('/operator/list_audit', { actor: 'audited.caller@example.com' })
+    ).json()) as { data: { records: { action: string; target: string }[] } };
+    expect(audit.data.records.map((record) => [record.action, record.target])).toEqual([
+      ['sign_out', 'audited.caller@example.com'],
+      ['sign_in_failed', 'audited.caller@example.com'],
+      ['add_callback_endpoint', account.id],
+      ['sign_in', 'audited.caller@example.com'],
+    ]);
+  });
+
+  it('ends a disabled user’s session at once, and holds what needs a second admin for an older one', async () => {
+    const boss = await signIn('boss@example.com', 'admin');
+    const leaver = await signIn('leaver@example.com', 'support');
+    await signIn('leaver.admin@example.com', 'admin');
+    const disabled = await boss.post('/operator/disable_user', { email: 'leaver@example.com' });
+    expect(disabled.status).toBe(200);
+    expect((await leaver.get('/session')).status).toBe(401);
+    const again = await fetch(`${service.url}/console/api/session/sign-in`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'leaver@example.com', password: consolePassword }),
+    });
+    expect(again.status).toBe(401);
+    expect(((await again.json()) as { error: { code: string } }).error.code).toBe('invalid_credentials');
+
+    const asked = (await (
+      await boss.post('/operator/create_user', { email: 'deputy@example.com', role: 'admin' })
+    ).json()) as { data: { state: string; request: { id: string } } };
+    expect(asked.data.state).toBe('awaiting_approval');
+    // An admin made after the request cannot approve it, however it came to be.
+    const fresh = await signIn('fresh.admin@example.com', 'admin');
+    const refused = await fresh.post('/operator/approve_admin_request', {
+      request_id: asked.data.request.id,
+    });
+    expect(refused.status).toBe(409);
+    const own = await boss.post('/operator/approve_admin_request', { request_id: asked.data.request.id });
+    expect(own.status).toBe(409);
+    const older = await signIn('older.admin@example.com', 'admin');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const later = (await (
+      await boss.post('/operator/user_link', { email: 'older.admin@example.com' })
+    ).json()) as { data: { state: string; request: { id: string } } };
+    expect(later.data.state).toBe('awaiting_approval');
+    const approved = await older.post('/operator/approve_admin_request', {
+      request_id: asked.data.request.id,
+    });
+    expect(approved.status).toBe(409);
+    const byAnother = await fresh.post('/operator/approve_admin_request', {
+      request_id: later.data.request.id,
+    });
+    expect(byAnother.status).toBe(200);
+    expect(((await byAnother.json()) as { data: { url: string } }).data.url).toContain(
+      '/console/link#token=',
+    );
+    const by = await boss.post('/operator/resolve_leg', {
+      leg: 'TXNONE-disbursement',
+      as: 'failed',
+      by: 'mallory',
+    });
+    expect(by.status).toBe(400);
   });
 
   it('asks for the password again before funding once five minutes have passed, and holds large funding for a second admin', async () => {
@@ -269,6 +353,100 @@ describe.each(openTestStores())('the console API on $name', (stores) => {
     ]);
     expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400, 404, 404]);
     for (const answer of answers) expect(await answer.json()).toHaveProperty('error.message');
+  });
+});
+
+describe.each(openTestStores())('the console limits on $name', (stores) => {
+  let store: Store;
+  const services: TestService[] = [];
+
+  beforeAll(async () => {
+    store = await stores.open();
+  });
+  afterAll(async () => {
+    for (const service of services) await service.stop();
+    await stores.close(store);
+  });
+
+  async function serviceWith(options: Parameters<typeof startTestService>[1]): Promise<TestService> {
+    const service = await startTestService(store, options);
+    services.push(service);
+    return service;
+  }
+
+  const post = (service: TestService, path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${service.url}/console/api${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  it('lets an office onboard by link under a tight failure limit: only unknown tokens and wrong passwords count', async () => {
+    const service = await serviceWith({ env: { AUTH_FAILURE_LIMIT: '2' } });
+    for (const person of [1, 2, 3]) {
+      const token = await newUserLink(store, {
+        email: `office.${person}@example.com`,
+        role: 'support',
+      });
+      expect((await post(service, '/session/link-info', { token })).status).toBe(200);
+      expect((await post(service, '/session/link', { token, password: consolePassword })).status).toBe(200);
+      // The link screen asks again once the link is used: a link the service made, not a guess.
+      const again = await post(service, '/session/link-info', { token });
+      expect(again.status).toBe(404);
+      expect(((await again.json()) as { error: { code: string } }).error.code).toBe('not_found');
+    }
+    const guesses = [];
+    for (let index = 0; index < 3; index += 1)
+      guesses.push((await post(service, '/session/link-info', { token: `guess-${index}` })).status);
+    expect(guesses).toEqual([404, 404, 429]);
+  });
+
+  it('limits console calls per session and per address like the API, but never signing in', async () => {
+    const service = await serviceWith({ env: { TRUST_PROXY: 'true' }, rateLimiter: frozenRateLimiter(3) });
+    const [first, second, third] = await Promise.all(
+      ['busy.one', 'busy.two', 'busy.three'].map((name) =>
+        newUserLink(store, { email: `${name}@example.com`, role: 'support' }),
+      ),
+    );
+    const sessions = [];
+    for (const [index, token] of [first, second, third].entries()) {
+      // Each from an address of its own, so the links themselves empty no address's bucket.
+      const linked = await post(
+        service,
+        '/session/link',
+        { token, password: consolePassword },
+        { 'X-Forwarded-For': `198.51.100.${index + 1}` },
+      );
+      expect(linked.status).toBe(200);
+      sessions.push((linked.headers.get('set-cookie') ?? '').split(';')[0] ?? '');
+    }
+    const [one = '', two = '', three = ''] = sessions;
+    const look = (cookie: string, address: string) =>
+      fetch(`${service.url}/console/api/session`, {
+        headers: { Cookie: cookie, 'X-Forwarded-For': address },
+      });
+
+    // One session from ever new addresses: its own bucket runs out.
+    const bySession = [];
+    for (const address of ['192.0.2.10', '192.0.2.11', '192.0.2.12', '192.0.2.13'])
+      bySession.push(await look(one, address));
+    expect(bySession.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
+    expect(((await bySession[3]?.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+    expect(Number(bySession[3]?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+
+    // Two sessions from one address: the address's bucket runs out.
+    const byAddress = [];
+    for (const cookie of [two, two, three, three]) byAddress.push((await look(cookie, '192.0.2.20')).status);
+    expect(byAddress).toEqual([200, 200, 200, 429]);
+
+    // Signing in is limited only by failed attempts.
+    const signedIn = await post(
+      service,
+      '/session/sign-in',
+      { email: 'busy.two@example.com', password: consolePassword },
+      { 'X-Forwarded-For': '192.0.2.20' },
+    );
+    expect(signedIn.status).toBe(200);
   });
 });
 

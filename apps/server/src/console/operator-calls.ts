@@ -1,11 +1,12 @@
 // `POST /console/api/operator/<function>`: the operator functions of @topup/operators for an operator
 // session, acting as the signed-in user. Callers are refused here; the rules themselves (support reads
-// only, re-authentication, audit) are the functions' own, shared with the CLI.
+// only, approvals, re-authentication, audit) are the catalog's own, shared with the CLI.
 
 import { callOperatorFunction } from '@topup/operators';
 import type { Middleware } from 'koa';
+import { operatorContextOf } from '../operator-context.js';
 import { ConsoleFailure } from './console-failure.js';
-import { signInUrl, type ConsoleDependencies } from './console-context.js';
+import type { ConsoleDependencies } from './console-context.js';
 import type { SessionState } from './console-state.js';
 import { jsonBody } from './json-body.js';
 
@@ -19,18 +20,14 @@ export function operatorCalls(deps: ConsoleDependencies): Middleware<SessionStat
         'Operator functions are for operators; you are signed in as a caller.',
       );
     const name = (ctx.params as Record<string, string | undefined>)['function'] ?? '';
+    const actor = {
+      kind: 'console',
+      name: session.email,
+      role: session.role,
+      since: session.userSince,
+    } as const;
     const data = await callOperatorFunction(
-      {
-        ledger: deps.ledger,
-        store: deps.store,
-        actor: { name: session.email, role: session.role },
-        fundingApprovalThresholdMinor: BigInt(deps.config.console.fundingApprovalThreshold) * 100n,
-        signInUrl: (token) => signInUrl(deps.config, token),
-        now: deps.now,
-        onAuditFailure: (error, action) => {
-          ctx.state.log.error({ err: error, action }, 'an audit record could not be written');
-        },
-      },
+      operatorContextOf(deps.config, deps.ledger, deps.store, actor, deps.now),
       name,
       await jsonBody(ctx),
       { reauthenticated: session.reauthenticatedUntil !== undefined },

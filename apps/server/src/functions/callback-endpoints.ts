@@ -3,9 +3,7 @@
 // grace period).
 
 import { success, successMessages } from '@topup/envelope';
-import type { CallbackEndpointView } from '@topup/envelope';
-import { LedgerError } from '@topup/ledger';
-import type { CallbackEndpoint } from '@topup/ledger';
+import { callbackEndpointView, LedgerError } from '@topup/ledger';
 import { invalid } from '@topup/validation';
 import type {
   AddCallbackEndpointRequest,
@@ -17,18 +15,6 @@ import { ApiFailure } from '../api-failure.js';
 import { callbackUrlPolicyOf } from '@topup/service';
 import type { ApiHandler } from './api-function.js';
 import { ok } from './api-function.js';
-
-export function endpointView(endpoint: CallbackEndpoint): CallbackEndpointView {
-  return {
-    id: endpoint.id,
-    url: endpoint.url,
-    format: endpoint.format,
-    description: endpoint.description,
-    enabled: String(endpoint.enabled),
-    disabled_reason: endpoint.disabledReason,
-    created: endpoint.createdAt.toISOString(),
-  };
-}
 
 export const addCallbackEndpoint: ApiHandler<AddCallbackEndpointRequest> = async ({
   ctx,
@@ -63,13 +49,17 @@ export const addCallbackEndpoint: ApiHandler<AddCallbackEndpointRequest> = async
       throw error;
     });
   return ok(
-    success(successMessages.callbackEndpointAdded, { endpoint: { ...endpointView(endpoint), secret } }),
+    success(successMessages.callbackEndpointAdded, {
+      endpoint: { ...callbackEndpointView(endpoint), secret },
+    }),
   );
 };
 
 export const listCallbackEndpoints: ApiHandler<unknown> = async ({ deps, account }) => {
   const endpoints = await deps.ledger.listCallbackEndpoints(account.id);
-  return ok(success(successMessages.callbackEndpointsFound, { endpoints: endpoints.map(endpointView) }));
+  return ok(
+    success(successMessages.callbackEndpointsFound, { endpoints: endpoints.map(callbackEndpointView) }),
+  );
 };
 
 export const removeCallbackEndpoint: ApiHandler<RemoveCallbackEndpointRequest> = async ({

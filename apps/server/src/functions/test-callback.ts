@@ -4,6 +4,7 @@
 // this server's (as at registration), and the refusal's reason goes to the log, never to the caller.
 
 import { success, successMessages } from '@topup/envelope';
+import { receiverText } from '@topup/ledger';
 import { invalid } from '@topup/validation';
 import type { SendTestCallbackRequest } from '@topup/validation';
 import { callbackUrlPolicyOf } from '@topup/service';
@@ -11,7 +12,6 @@ import { sendTestCallback as sendOne } from '@topup/worker';
 import { ApiFailure } from '../api-failure.js';
 import type { ApiHandler } from './api-function.js';
 import { ok } from './api-function.js';
-import { receiverText } from './callback-deliveries.js';
 
 export const sendTestCallback: ApiHandler<SendTestCallbackRequest> = async ({
   ctx,

@@ -40,7 +40,7 @@ export function requestContext(logger: Logger, metrics: Metrics): Middleware<Api
       ctx.state.log[operational ? 'debug' : 'info'](
         {
           method: ctx.method,
-          path: ctx.path,
+          path: ctx.state.loggedPath ?? ctx.path,
           function: fn,
           code,
           status: ctx.status,

@@ -12,7 +12,7 @@ import { encodeDeliveryCursor, encodeStatementCursor, encodeTransactionCursor } 
 import type { ApiFunctionName } from '@topup/validation';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operatorFunctions } from '@topup/operators';
+import { operatorCatalog } from '@topup/operators';
 import { functionNames } from '../functions/registry.js';
 import { signedInUser, type ConsoleClient } from '../testing/console-user.js';
 import { startTestService } from '../testing/test-service.js';
@@ -577,12 +577,12 @@ describe.each(openTestStores())('isolation between callers through the console, 
     service = await startTestService(store);
     victim = await createVictim(service);
     attacker = await createAttacker(service);
-    caller = await signedInUser(service.url, service.ledger, store, {
+    caller = await signedInUser(service.url, store, {
       email: 'attacker.caller@example.com',
       role: 'caller',
       account: attacker.accountId,
     });
-    support = await signedInUser(service.url, service.ledger, store, {
+    support = await signedInUser(service.url, store, {
       email: 'curious.support@example.com',
       role: 'support',
     });
@@ -630,7 +630,7 @@ describe.each(openTestStores())('isolation between callers through the console, 
   );
 
   it('refuses a caller session every operator function, whatever it names', async () => {
-    for (const name of Object.keys(operatorFunctions)) {
+    for (const name of Object.keys(operatorCatalog)) {
       const body = {
         account: victim.accountId,
         token_id: victim.token,
@@ -661,7 +661,7 @@ describe.each(openTestStores())('isolation between callers through the console, 
   });
 
   it('lets support change nothing through any operator or account function', async () => {
-    const changes = Object.entries(operatorFunctions).filter(([, fn]) => fn.access === 'change');
+    const changes = Object.entries(operatorCatalog).filter(([, fn]) => fn.access === 'change');
     expect(changes.length).toBeGreaterThan(5);
     const body = {
       account: victim.accountId,

@@ -1,6 +1,6 @@
 // Fault 4, the clock: a transaction the provider never answers is cancelled by the worker's timeout; a
-// provider result that arrives after that is recorded (acknowledged, logged as not applied) and never
-// applied. Through the HTTP API, with the worker in the same process, on each store.
+// provider result that arrives after that contradicts the cancellation: it is recorded (acknowledged,
+// logged at error, its leg in review with the result as evidence) and never applied. Through the HTTP API, with the worker in the same process, on each store.
 
 import type { Store } from '@topup/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,9 +88,14 @@ describe.each(openTestStores())('a provider result after the timeout, on $name',
       .filter((line) => line.reference === reference && line.providerCode === 'LATE-RESULT-1');
     expect(recorded).toEqual([
       expect.objectContaining({
-        level: 40,
-        msg: 'provider result recorded, not applied: the transaction is already cancelled',
+        level: 50,
+        msg: 'provider result contradicts what is recorded: nothing moved; it waits for an operator (topup legs unresolved)',
       }),
+    ]);
+    const [waiting] = (await service.ledger.legsForReview()).filter((leg) => leg.reference === reference);
+    expect(waiting).toMatchObject({ kind: 'disbursement', state: 'failed', reviewReason: 'contradiction' });
+    expect(waiting?.reviewEvidence).toEqual([
+      expect.objectContaining({ outcome: 'succeeded', recorded: 'cancelled', providerCode: 'LATE-RESULT-1' }),
     ]);
     const callbacks = await eventually('the cancellation callback', () =>
       sink.arrived.length > 0 ? sink.arrived : undefined,

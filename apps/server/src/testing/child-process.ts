@@ -34,10 +34,21 @@ export function runCli(
   args: readonly string[],
   env: Record<string, string>,
   timeoutMs = 60_000,
+  options: { readonly closeStdout?: boolean } = {},
+): Promise<Finished> {
+  return runToExit('src/cli/main.ts', args, env, timeoutMs, options);
+}
+
+/** Runs an entry point (the CLI, or the service when it is expected to refuse to start) until it exits. */
+export function runToExit(
+  entry: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
   { closeStdout = false }: { readonly closeStdout?: boolean } = {},
 ): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = tsx('src/cli/main.ts', args, env);
+    const child = tsx(entry, args, env);
     if (closeStdout) child.stdout?.destroy();
     let stdout = '';
     let stderr = '';
@@ -45,7 +56,7 @@ export function runCli(
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`topup ${args.join(' ')} did not finish within ${timeoutMs} ms\n${stderr}`));
+      reject(new Error(`${entry} ${args.join(' ')} did not finish within ${timeoutMs} ms\n${stderr}`));
     }, timeoutMs);
     child.once('exit', (code) => {
       clearTimeout(timer);

@@ -1,9 +1,10 @@
-// A console user for tests, signed in the way a browser is: a one-time link made by the operator
-// function, its password set through the console API, and the session cookie and CSRF token kept for
-// every later call. Calls go over real HTTP to the running test service.
+// A console user for tests, signed in the way a browser is: a user and a one-time link made in the store
+// as the test's setting (no second admin to approve an admin), its password set through the console API,
+// and the session cookie and CSRF token kept for every later call. Calls go over real HTTP to the running
+// test service.
 
-import { callOperatorFunction } from '@topup/operators';
-import type { Ledger, Store } from '@topup/ledger';
+import { createSignInLink, createUser } from '@topup/operators';
+import type { Store } from '@topup/ledger';
 import { rawRequest } from './raw-http.js';
 
 export interface ConsoleUserOptions {
@@ -26,22 +27,14 @@ export interface ConsoleClient {
 
 export const consolePassword = 'a test password that is long';
 
-/** The token of a new one-time sign-in link for a new user, made as an admin on the CLI would. */
-export async function newUserLink(ledger: Ledger, store: Store, user: ConsoleUserOptions): Promise<string> {
-  const { url } = (await callOperatorFunction(
-    {
-      ledger,
-      store,
-      actor: { name: 'cli:test', role: 'admin' },
-      fundingApprovalThresholdMinor: 0n,
-      signInUrl: (token) => `http://console.test/console/link#token=${token}`,
-      now: () => new Date(),
-    },
-    'create_user',
-    { email: user.email, role: user.role, ...(user.account === undefined ? {} : { account: user.account }) },
-    { reauthenticated: true },
-  )) as { url: string };
-  return url.split('#token=')[1] ?? '';
+/** The token of a new one-time sign-in link for a new user. */
+export async function newUserLink(store: Store, user: ConsoleUserOptions): Promise<string> {
+  const made = await createUser(
+    store,
+    { email: user.email, role: user.role, accountId: user.account },
+    new Date(),
+  );
+  return createSignInLink(store, made.id, new Date());
 }
 
 export function consoleClient(baseUrl: string, cookie: string, csrf: string): ConsoleClient {
@@ -71,11 +64,10 @@ export function consoleClient(baseUrl: string, cookie: string, csrf: string): Co
 /** Creates the user, sets its password through its link, and returns its signed-in client. */
 export async function signedInUser(
   baseUrl: string,
-  ledger: Ledger,
   store: Store,
   user: ConsoleUserOptions,
 ): Promise<ConsoleClient> {
-  const token = await newUserLink(ledger, store, user);
+  const token = await newUserLink(store, user);
   const answer = await fetch(`${baseUrl}/console/api/session/link`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

@@ -18,7 +18,7 @@ describe('darajaWebhooks', () => {
   it('reads a paid B2B Result as a completion of the submission, its receipt as the provider code', () => {
     expect(darajaWebhooks.parse(result('b2b-result-paid'))).toEqual({
       kind: 'reports',
-      eventId: 'result:AG_20261124_0000568dae54d7a63b0f',
+      eventId: 'result:AG_20261124_0000568dae54d7a63b0f:0',
       reports: [
         {
           id: 'result:AG_20261124_0000568dae54d7a63b0f',
@@ -45,7 +45,7 @@ describe('darajaWebhooks', () => {
   it('reads a status query’s Completed as a completion through the query’s id, with the receipt', () => {
     expect(darajaWebhooks.parse(result('status-result-completed'))).toEqual({
       kind: 'reports',
-      eventId: 'result:AG_20261124_000049f3a6e1c2b8d7a5',
+      eventId: 'result:AG_20261124_000049f3a6e1c2b8d7a5:0',
       reports: [
         {
           id: 'result:AG_20261124_000049f3a6e1c2b8d7a5',
@@ -78,7 +78,7 @@ describe('darajaWebhooks', () => {
   it('reads a reversal’s Result as a completed refund, the reversal’s own receipt as the provider code', () => {
     expect(darajaWebhooks.parse(result('reversal-result-done'))).toEqual({
       kind: 'reports',
-      eventId: 'result:AG_20261124_00003f9b2c7d1e5a4b6c',
+      eventId: 'result:AG_20261124_00003f9b2c7d1e5a4b6c:0',
       reports: [
         {
           id: 'result:AG_20261124_00003f9b2c7d1e5a4b6c',
@@ -96,7 +96,7 @@ describe('darajaWebhooks', () => {
   it('reads a reversal’s already-reversed Result as a completed refund, its code standing for a receipt', () => {
     expect(darajaWebhooks.parse(result('reversal-result-already-reversed'))).toEqual({
       kind: 'reports',
-      eventId: 'result:AG_20261124_0000a7d3c7b5fa1e7b7c',
+      eventId: 'result:AG_20261124_0000a7d3c7b5fa1e7b7c:R000001',
       reports: [
         {
           id: 'result:AG_20261124_0000a7d3c7b5fa1e7b7c',
@@ -113,7 +113,7 @@ describe('darajaWebhooks', () => {
   it('reads a paid prompt’s callback as a completed payment, its M-Pesa receipt as the provider code', () => {
     expect(darajaWebhooks.parse(result('stk-callback-paid', 'stk'))).toEqual({
       kind: 'reports',
-      eventId: 'stk:ws_CO_191220191020363925',
+      eventId: 'stk:ws_CO_191220191020363925:0',
       reports: [
         {
           id: 'stk:ws_CO_191220191020363925',
@@ -140,6 +140,18 @@ describe('darajaWebhooks', () => {
       kind: 'reports',
       reports: [{ about: 'submission', outcome: 'declined', providerCode: code, reason }],
     });
+  });
+
+  it('stores a paid callback after a declined one for the same prompt as another event, and a repeat as the same', () => {
+    const eventIdOf = (name: string) => {
+      const event = darajaWebhooks.parse(result(name, 'stk'));
+      return event.kind === 'garbled' ? undefined : event.eventId;
+    };
+    // Both fixtures name prompt ws_CO_191220191020363925: dropping the second as a repeat of the first
+    // would hide a payer charged for a purchase the ledger cancelled.
+    expect(eventIdOf('stk-callback-cancelled')).toBe('stk:ws_CO_191220191020363925:1032');
+    expect(eventIdOf('stk-callback-paid')).toBe('stk:ws_CO_191220191020363925:0');
+    expect(eventIdOf('stk-callback-paid')).toBe(eventIdOf('stk-callback-paid'));
   });
 
   it('gives a masked payer’s number as the callback wrote it, with the amount paid', () => {

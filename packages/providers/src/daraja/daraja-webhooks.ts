@@ -6,8 +6,10 @@
 // on acknowledgement, each with the evidence its message gives of what moved (amount, phone, party) for the
 // ledger to compare with what was asked. Only a documented code settles anything (stk-result-codes.ts,
 // initiator-result-codes.ts); any other is stored as ignored, and the query path asks again. Daraja does
-// not sign its calls and does not retry them; each is answered 200 once stored, and a repeat (same
-// ConversationID or CheckoutRequestID) is stored once.
+// not sign its calls and does not retry them; each is answered 200 once stored. A repeat (the same
+// ConversationID or CheckoutRequestID with the same result code) is stored once; a different word about
+// the same call (a paid callback after a declined one) is another event, kept so the ledger can put the
+// contradiction to an operator rather than have it dropped at the door as a repeat.
 
 import { createHash } from 'node:crypto';
 import { minorUnitsOf } from '../minor-units.js';
@@ -132,30 +134,31 @@ function parseResult(call: WebhookCall): WebhookEvent {
   const report = result.parameters.has('TransactionStatus')
     ? statusReport(result, id)
     : callReport(result, id);
-  if (typeof report === 'string') {
-    // Kept under its code, so that a later Result about the same call (a documented one) is not taken
-    // for a repeat of this one.
-    return { kind: 'ignored', eventId: `result:${id}:${result.resultCode}`, why: report };
-  }
-  return { kind: 'reports', eventId: `result:${id}`, reports: [report] };
+  // Kept under its code, so that a later Result about the same call saying otherwise is not taken for a
+  // repeat of this one.
+  const eventId = `result:${id}:${result.resultCode}`;
+  if (typeof report === 'string') return { kind: 'ignored', eventId, why: report };
+  return { kind: 'reports', eventId, reports: [report] };
 }
 
 /**
  * A prompt's callback: paid, with the M-Pesa receipt as its code (a refund reverses that receipt) and the
  * Amount and PhoneNumber as evidence; declined on a final code, with the code and the reason the payer is
- * told. A code Daraja does not document settles nothing: the callback is stored as ignored (under its
- * code, so a later callback about the prompt is not taken for a repeat) and the payment leg's scheduled
- * STK Query asks again.
+ * told. A code Daraja does not document settles nothing: the callback is stored as ignored and the
+ * payment leg's scheduled STK Query asks again. Every callback is stored under its prompt and its code.
  */
 function parseStk(call: WebhookCall): WebhookEvent {
   const read = parseStkCallback(parsedJson(call.body));
   if (!read.ok) return { kind: 'garbled', problem: read.problem };
   const { checkoutRequestId, outcome, receipt, resultCode, resultDesc, amountMinor, mobile } = read.callback;
   const id = `stk:${checkoutRequestId}`;
+  // Kept under its code, so that a later callback about the prompt saying otherwise (paid after declined)
+  // is not taken for a repeat of this one.
+  const eventId = `${id}:${resultCode}`;
   if (outcome.kind === 'unknown') {
     return {
       kind: 'ignored',
-      eventId: `${id}:${resultCode}`,
+      eventId,
       why: `${outcome.reason}${resultDesc === '' ? '' : ` (${resultDesc})`}; STK Query will ask about ${checkoutRequestId} again`,
     };
   }
@@ -173,7 +176,7 @@ function parseStk(call: WebhookCall): WebhookEvent {
   };
   return {
     kind: 'reports',
-    eventId: id,
+    eventId,
     reports: [withEvidence(report, Object.keys(evidence).length === 0 ? undefined : evidence)],
   };
 }

@@ -103,6 +103,29 @@ describe('the fake Daraja’s payment prompts', () => {
     expect(callbacksFor(id)).toMatchObject([{ outcome: { kind: 'paid' }, amountMinor: 5_000n }]);
     expect(callbacksFor(id)[0]?.receipt).toMatch(/^TK[0-9A-F]{8}$/);
     expect(await query(id)).toMatchObject({ kind: 'ended', resultCode: '0', outcome: { kind: 'paid' } });
+    expect(fake.stkPrompts.find((held) => held.checkoutRequestId === id)).toEqual({
+      checkoutRequestId: id,
+      merchantRequestId: expect.stringMatching(/\S/) as unknown,
+      phone: '254708374149',
+      amount: 50,
+      receipt: callbacksFor(id)[0]?.receipt,
+      ended: true,
+      resultCode: 0,
+    });
+  });
+
+  it('takes no prompt sent with a token another process renewed, and lists only the one made with the new', async () => {
+    const payer = '254708374150';
+    fake.issueTokenElsewhere();
+    const id = await prompt(payer);
+    expect(
+      fake.requests.filter(
+        (request) => (request.body as { PhoneNumber?: unknown } | undefined)?.PhoneNumber === payer,
+      ),
+    ).toHaveLength(2);
+    expect(fake.stkPrompts.filter((held) => held.phone === payer)).toMatchObject([
+      { checkoutRequestId: id, ended: false, receipt: undefined, resultCode: undefined },
+    ]);
   });
 
   it.each([

@@ -95,6 +95,31 @@ export interface FakeDarajaRequest {
 }
 
 /**
+ * A payment prompt (STK Push) the fake took, as it holds it: a request refused (a stale token, a wrong
+ * password) made none.
+ *
+ * @example
+ * ```ts
+ * import type { FakeStkPrompt } from '@topup/providers/fakes';
+ *
+ * const paid = (prompt: FakeStkPrompt) => prompt.ended && String(prompt.resultCode) === '0';
+ * ```
+ */
+export interface FakeStkPrompt {
+  readonly checkoutRequestId: string;
+  readonly merchantRequestId: string;
+  /** The payer's number, as PhoneNumber named it. */
+  readonly phone: string;
+  /** Whole shillings. */
+  readonly amount: number;
+  /** M-Pesa's receipt, once it has ended paid. */
+  readonly receipt: string | undefined;
+  readonly ended: boolean;
+  /** Its result code, once it has ended. */
+  readonly resultCode: number | string | undefined;
+}
+
+/**
  * A B2B payment as the fake holds it.
  *
  * @example
@@ -167,6 +192,8 @@ export interface FakeDaraja {
    * answered (0 when none came).
    */
   readonly callbacks: readonly { readonly url: string; readonly body: unknown; readonly status: number }[];
+  /** The payment prompts it took, oldest first, as they stand at this read. */
+  readonly stkPrompts: readonly FakeStkPrompt[];
   /** The B2B payments it holds, oldest first, as they stand at this read. */
   readonly b2bPayments: readonly FakeB2bPayment[];
   /** The reversals it holds, oldest first, as they stand at this read. */
@@ -915,6 +942,19 @@ export async function startFakeDaraja(options: FakeDarajaOptions): Promise<FakeD
     url: `http://127.0.0.1:${String(port)}`,
     requests,
     callbacks,
+    get stkPrompts() {
+      return [...prompts.values()].map(
+        ({ checkoutRequestId, merchantRequestId, phone, amount, receipt, ended, script }) => ({
+          checkoutRequestId,
+          merchantRequestId,
+          phone: String(phone),
+          amount,
+          receipt,
+          ended,
+          resultCode: ended ? script.resultCode : undefined,
+        }),
+      );
+    },
     get b2bPayments() {
       return [...payments.values()].map(
         ({ conversationId, originatorConversationId, partyB, amount, receipt, ended, script }) => ({

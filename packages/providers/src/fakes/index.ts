@@ -8,6 +8,7 @@ export type {
   FakeDarajaOptions,
   FakeDarajaRequest,
   FakeReversal,
+  FakeStkPrompt,
 } from './fake-daraja.js';
 export { passwordInCredential } from './security-credential-check.js';
 export { stkScriptFor } from './fake-stk-scripts.js';

@@ -29,6 +29,14 @@ export interface LiveFakesOptions {
   readonly webhookToken: string;
   /** How long a prompt, an initiator call and a delivery take to end (default 200 ms). */
   readonly delayMs?: number;
+  /** How long an initiator call (B2B, Reversal, Transaction Status) takes to answer, if not `delayMs`. */
+  readonly resultDelayMs?: number;
+  /**
+   * How long Africa's Talking refuses a repeat of an Idempotency-Key, and the same number and amount, as a
+   * duplicate (default five minutes each, as AT does).
+   */
+  readonly idempotencyWindowMs?: number;
+  readonly duplicateWindowMs?: number;
   /** Loopback ports to listen on; any free ones by default. */
   readonly darajaPort?: number;
   readonly africasTalkingPort?: number;
@@ -84,12 +92,17 @@ export async function startLiveFakes(options: LiveFakesOptions): Promise<LiveFak
   const fakeDaraja = await startFakeDaraja({
     ...daraja,
     promptMs: delayMs,
+    ...(options.resultDelayMs === undefined ? {} : { resultDelayMs: options.resultDelayMs }),
     ...(options.darajaPort === undefined ? {} : { port: options.darajaPort }),
   });
   const fakeAfricasTalking = await startFakeAfricasTalking({
     ...africasTalking,
     callbackUrl: `${publicBaseUrl}/providers/africastalking/${webhookToken}/airtime-status`,
     deliveryMs: delayMs,
+    ...(options.idempotencyWindowMs === undefined
+      ? {}
+      : { idempotencyWindowMs: options.idempotencyWindowMs }),
+    ...(options.duplicateWindowMs === undefined ? {} : { duplicateWindowMs: options.duplicateWindowMs }),
     ...(options.africasTalkingPort === undefined ? {} : { port: options.africasTalkingPort }),
   }).catch(async (error: unknown) => {
     await fakeDaraja.close();

@@ -112,6 +112,8 @@ async function resume(
     kind: 'call',
     provider: provider.name,
     seenCalls,
+    // Resumed again then, by whoever finds it, if this worker dies before it records the answer.
+    nextQueryAt: new Date(deps.now().getTime() + deps.interruptedAfterMs),
   });
   if (claim?.action !== 'claim') {
     logger.info({ reference }, 'interrupted submission claimed by another worker, or settled meanwhile');

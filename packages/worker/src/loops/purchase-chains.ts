@@ -147,6 +147,8 @@ async function claimed(
     kind: 'call',
     provider,
     seenCalls,
+    // Asked about then if this worker dies before it tells the ledger what the provider said.
+    nextQueryAt: scheduleOf(deps, purchase).nextQueryAt,
   });
   return outcome?.action === 'claim';
 }
