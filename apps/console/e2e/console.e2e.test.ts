@@ -42,6 +42,8 @@ const skipHere = needs.missing.length > 0 && !needs.underCi;
 if (skipHere) console.warn(`Console end-to-end suite skipped: ${needs.missing.join('; ')}.`);
 
 const password = 'a long enough e2e password';
+const webhookToken = 'wh_console_e2e_0123456789abcdef0123';
+
 const emails = {
   admin: 'ops@example.com',
   caller: 'caller@example.com',
@@ -127,6 +129,8 @@ describe.skipIf(skipHere)(title, { timeout: 120_000 }, () => {
       REDIS_URL: '',
       PUBLIC_BASE_URL: '',
       PROVIDERS: '',
+      // The simulator's webhook route, on which the suite plays a provider that contradicts itself.
+      PROVIDER_WEBHOOK_TOKEN: webhookToken,
     };
     const service = await startService(port, env);
     cleanups.push({ what: 'stop the service', run: () => service.stop() });
@@ -681,6 +685,54 @@ describe.skipIf(skipHere)(title, { timeout: 120_000 }, () => {
     await fields.waitFor();
     expect(await fields.textContent()).toContain('Status (API)');
     expect(await page.getByTestId('time-zone').textContent()).toBe('Times in Africa/Nairobi');
+    expect(pageErrors).toEqual([]);
+  });
+  it('A provider result that contradicts a completed float waits in Ledger health with why and its evidence, moves no money, and an operator settles it with the finding', async () => {
+    const { service } = the();
+    const reference = required(story.reference, 'The first transaction');
+    // The simulator, as a provider would, says the float it completed was declined after all.
+    const pushed = await fetch(`${service.url}/providers/sandbox/${webhookToken}/result`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: `contradiction-${reference}`,
+        reference,
+        outcome: 'declined',
+        provider_code: 'LATE-DECLINE',
+        reason: 'declined after all',
+      }),
+    });
+    expect(pushed.status).toBe(200);
+
+    const { page, pageErrors } = await userBrowser();
+    await page.goto(`${service.url}/console/`);
+    await signIn(page, emails.admin, password);
+    await goToScreen(page, 'Ledger health');
+    const row = page.getByTestId('review-leg-row').filter({ hasText: `${reference}-disbursement` });
+    await eventually(
+      async () => {
+        await page.reload();
+        await row.waitFor({ timeout: 2_000 });
+      },
+      { what: 'the contradiction in Ledger health' },
+    );
+    expect(await row.getByTestId('review-reason').textContent()).toBe('contradiction');
+    const evidence = (await row.getByTestId('review-evidence').textContent()) ?? '';
+    expect(evidence).toContain('reported failed');
+    expect(evidence).toContain('LATE-DECLINE');
+    expect(evidence).toContain('where completed was recorded');
+    await screenshot(page, 'ledger-health-review');
+
+    await row.getByRole('button', { name: 'Resolve as succeeded', exact: true }).click();
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await eventually(
+      async () => {
+        await page.reload();
+        if ((await page.getByTestId('review-leg-row').filter({ hasText: reference }).count()) > 0)
+          throw new Error('the leg still waits for review');
+      },
+      { what: 'the settled review to leave the list' },
+    );
     expect(pageErrors).toEqual([]);
   });
 });

@@ -1,7 +1,10 @@
 // Whether the money adds up and what waits for a person: the ledger's invariants, provider results that
-// arrived after their transaction was resolved the other way, and legs whose fate the provider never
-// told, which an operator settles once the provider confirms it.
+// arrived after their transaction was resolved the other way, and legs waiting for review (a fate the
+// provider never told, a result contradicting what is recorded, one naming another amount or phone, a
+// refund not made), each with why and its evidence, which an operator settles once the provider confirms
+// it (a payment with the receipt the portal shows).
 
+import { useState } from 'react';
 import type { LegView, UnappliedResult } from '@topup/operators/catalog';
 import { useOperatorChange, useOperatorRead } from '../api/use-operator-function';
 import { ConfirmButton } from '../components/confirm-button';
@@ -84,62 +87,120 @@ function UnappliedResultsTable({ results }: { results: readonly UnappliedResult[
   );
 }
 
-function ReviewLegsTable({ legs }: { legs: readonly LegView[] }) {
+/** One message that put a leg in review, as its evidence records it. */
+function EvidenceLine({ entry }: { entry: Readonly<Record<string, string>> }) {
+  const said = [
+    entry['outcome'] === undefined ? entry['said'] : `reported ${entry['outcome']}`,
+    entry['provider'] === undefined || entry['provider'] === '' ? undefined : `by ${entry['provider']}`,
+    entry['providerCode'] === undefined || entry['providerCode'] === ''
+      ? undefined
+      : `(${entry['providerCode']})`,
+    entry['recorded'] === undefined ? undefined : `where ${entry['recorded']} was recorded`,
+  ].filter((part) => part !== undefined && part !== '');
+  return (
+    <li>
+      {entry['at'] === undefined ? null : (
+        <>
+          <Instant iso={entry['at']} />{' '}
+        </>
+      )}
+      {said.join(' ')}
+      {entry['differences'] === undefined ? null : <strong>: {entry['differences']}</strong>}
+      {entry['why'] === undefined ? null : <span className="muted"> — {entry['why']}</span>}
+    </li>
+  );
+}
+
+function ReviewLegRow({ leg }: { leg: LegView }) {
   const resolve = useOperatorChange('resolve_leg');
+  const [receipt, setReceipt] = useState('');
+  // A payment's receipt is what a later refund reverses: the operator gives the one the portal shows.
+  const withReceipt = leg.kind === 'payment' && receipt.trim() !== '' ? { receipt: receipt.trim() } : {};
+  return (
+    <tbody data-testid="review-leg-row">
+      <tr>
+        <td className="code">{leg.id}</td>
+        <td>
+          {leg.state}
+          {leg.provider === '' ? '' : ` via ${leg.provider}`}
+          {leg.provider_reference === '' ? null : <span className="code"> {leg.provider_reference}</span>}
+        </td>
+        <td data-testid="review-reason">{leg.review_reason}</td>
+        <td className="nowrap">
+          <Instant iso={leg.review_since ?? leg.updated} />
+        </td>
+        <td className="row-actions">
+          {leg.kind === 'payment' ? (
+            <label className="inline-field">
+              M-Pesa receipt
+              <input
+                value={receipt}
+                maxLength={40}
+                pattern="[A-Za-z0-9]*"
+                onChange={(event) => {
+                  setReceipt(event.target.value);
+                }}
+              />
+            </label>
+          ) : null}
+          <ConfirmButton
+            className="small"
+            disabled={resolve.isPending}
+            question={`Settle ${leg.id} as succeeded? Do this only once ${leg.provider || 'the provider'} confirmed it.`}
+            onConfirm={() => {
+              resolve.mutate({ leg: leg.id, as: 'succeeded', ...withReceipt });
+            }}
+          >
+            Resolve as succeeded
+          </ConfirmButton>
+          <ConfirmButton
+            className="small danger"
+            disabled={resolve.isPending}
+            question={`Settle ${leg.id} as failed? Do this only once ${leg.provider || 'the provider'} confirmed it.`}
+            onConfirm={() => {
+              resolve.mutate({ leg: leg.id, as: 'failed' });
+            }}
+          >
+            Resolve as failed
+          </ConfirmButton>
+        </td>
+      </tr>
+      <tr className="evidence-row">
+        <td colSpan={5}>
+          <ErrorNotice error={resolve.error} />
+          <ul className="evidence" data-testid="review-evidence">
+            {leg.review_evidence.map((entry, index) => (
+              <EvidenceLine key={index} entry={entry} />
+            ))}
+          </ul>
+          {resolve.data?.why === undefined || resolve.data.why === '' ? null : (
+            <p className="muted" role="status">
+              {resolve.data.why}
+            </p>
+          )}
+        </td>
+      </tr>
+    </tbody>
+  );
+}
+
+function ReviewLegsTable({ legs }: { legs: readonly LegView[] }) {
   if (legs.length === 0) return <p className="empty">No legs wait for review.</p>;
   return (
-    <>
-      <ErrorNotice error={resolve.error} />
-      <table data-testid="review-legs-table">
-        <thead>
-          <tr>
-            <th scope="col">Leg</th>
-            <th scope="col">Reference</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Provider</th>
-            <th scope="col">Provider reference</th>
-            <th scope="col">Waiting since</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {legs.map((leg) => (
-            <tr key={leg.id} data-testid="review-leg-row">
-              <td className="code">{leg.id}</td>
-              <td className="code">{leg.reference}</td>
-              <td>{leg.kind}</td>
-              <td>{leg.provider}</td>
-              <td className="code">{leg.provider_reference}</td>
-              <td className="nowrap">
-                <Instant iso={leg.review_since ?? leg.updated} />
-              </td>
-              <td className="row-actions">
-                <ConfirmButton
-                  className="small"
-                  disabled={resolve.isPending}
-                  question={`Settle ${leg.id} as succeeded? Do this only once ${leg.provider} confirmed it.`}
-                  onConfirm={() => {
-                    resolve.mutate({ leg: leg.id, as: 'succeeded' });
-                  }}
-                >
-                  Resolve as succeeded
-                </ConfirmButton>
-                <ConfirmButton
-                  className="small danger"
-                  disabled={resolve.isPending}
-                  question={`Settle ${leg.id} as failed? Do this only once ${leg.provider} confirmed it.`}
-                  onConfirm={() => {
-                    resolve.mutate({ leg: leg.id, as: 'failed' });
-                  }}
-                >
-                  Resolve as failed
-                </ConfirmButton>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </>
+    <table data-testid="review-legs-table">
+      <thead>
+        <tr>
+          <th scope="col">Leg</th>
+          <th scope="col">Recorded</th>
+          <th scope="col">Why</th>
+          <th scope="col">Waiting since</th>
+          <th scope="col">Actions</th>
+        </tr>
+      </thead>
+      {legs.map((leg) => (
+        <ReviewLegRow key={leg.id} leg={leg} />
+      ))}
+    </table>
   );
 }
 
