@@ -69,12 +69,34 @@ export function airtimeRequest(token: string, format: 'json' | 'xml'): LoadReque
   };
 }
 
-/** `buy_airtime` of KES 50 in JSON against a live service, paid by STK push and delivered by the carrier. */
+/**
+ * Live recipients handed out so far in this process. Africa's Talking refuses a second send of the same
+ * amount to the same number within five minutes as a duplicate (and the fake does too), so every live
+ * purchase of every run goes to a number of its own.
+ */
+let liveRecipientsIssued = 0;
+
+/**
+ * A live recipient's number: CarrierA's 25471 prefix, then the purchase's sequence, with last four digits
+ * from 1000 to 8999, which no fake script claims (each is delivered once).
+ */
+function liveRecipientMobile(sequence: number): string {
+  const block = Math.floor(sequence / 8_000);
+  const last = 1_000 + (sequence % 8_000);
+  return `25471${String(block).padStart(3, '0')}${String(last)}`;
+}
+
+/**
+ * `buy_airtime` of KES 50 in JSON against a live service, paid by STK push and delivered by the carrier,
+ * each request to a recipient no earlier request of the process used.
+ */
 export function liveAirtimeRequest(token: string): LoadRequest {
   return {
     path: '/api/buy_airtime',
     headers: authorized(token, 'json'),
     body: JSON.stringify(liveAirtimeFields),
+    bodyPerRequest: () =>
+      JSON.stringify({ ...liveAirtimeFields, mobile: liveRecipientMobile(liveRecipientsIssued++) }),
   };
 }
 

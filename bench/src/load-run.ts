@@ -10,6 +10,8 @@ export interface LoadRequest {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** A fresh body for every request sent, where requests must differ; `body` is then only the first. */
+  readonly bodyPerRequest?: () => string;
 }
 
 export interface LoadRunOptions {
@@ -49,6 +51,11 @@ export interface LoadSample {
   readonly statusCodes: Readonly<Record<string, number>>;
 }
 
+/** Gives each request autocannon sends the next body. */
+function withFreshBody(bodyPerRequest: () => string) {
+  return (request: autocannon.Request): autocannon.Request => ({ ...request, body: bodyPerRequest() });
+}
+
 /** Runs autocannon once and reduces its result to a sample. */
 export async function runLoad(options: LoadRunOptions): Promise<LoadSample> {
   const cycle: readonly LoadRequest[] = Array.isArray(options.request)
@@ -64,16 +71,27 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadSample> {
     method: 'POST',
     headers: { ...first.headers },
     body: first.body,
-    ...(cycle.length > 1
+    ...(first.bodyPerRequest !== undefined
       ? {
-          requests: cycle.map((request) => ({
-            method: 'POST' as const,
-            path: request.path,
-            headers: { ...request.headers },
-            body: request.body,
-          })),
+          requests: [
+            {
+              method: 'POST' as const,
+              path: first.path,
+              headers: { ...first.headers },
+              setupRequest: withFreshBody(first.bodyPerRequest),
+            },
+          ],
         }
-      : {}),
+      : cycle.length > 1
+        ? {
+            requests: cycle.map((request) => ({
+              method: 'POST' as const,
+              path: request.path,
+              headers: { ...request.headers },
+              body: request.body,
+            })),
+          }
+        : {}),
     connections: options.connections,
     ...(options.amount === undefined ? { duration: options.durationSeconds } : { amount: options.amount }),
     ...(options.overallRate === undefined ? {} : { overallRate: options.overallRate }),
