@@ -15,14 +15,27 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startScriptFlags } from './start-script-flags.js';
 
-/** The entry points the harness can start, as files of this repository. */
+/**
+ * Whether the service runs from its TypeScript sources through tsx (`BENCH_FROM_SOURCE=1`) instead of the
+ * compiled files its start scripts run, to measure what the build saves.
+ */
+export const fromSource = process.env['BENCH_FROM_SOURCE'] === '1';
+
+function repositoryFile(path: string): string {
+  return fileURLToPath(new URL(`../../${path}`, import.meta.url));
+}
+
+/**
+ * The entry points the harness can start, as files of this repository: by default the compiled files the
+ * start scripts run (`pnpm bench` builds them first), as production runs them.
+ */
 export const entryPoints = {
   /** `pnpm start`: server and worker in one process (the embedded store's shape). */
-  service: fileURLToPath(new URL('../../apps/server/src/main.ts', import.meta.url)),
+  service: repositoryFile(fromSource ? 'apps/server/src/main.ts' : 'apps/server/dist/start.mjs'),
   /** `pnpm start:server`: the HTTP server alone against PostgreSQL. */
-  server: fileURLToPath(new URL('../../apps/server/src/serve.ts', import.meta.url)),
+  server: repositoryFile(fromSource ? 'apps/server/src/serve.ts' : 'apps/server/dist/server.mjs'),
   /** `pnpm start:worker`: the worker alone against PostgreSQL. */
-  worker: fileURLToPath(new URL('../../apps/worker/src/main.ts', import.meta.url)),
+  worker: repositoryFile(fromSource ? 'apps/worker/src/main.ts' : 'apps/worker/dist/worker.mjs'),
   /** The bare Koa endpoint every case is compared with. */
   baseline: fileURLToPath(new URL('./baseline-server.ts', import.meta.url)),
 } as const;
@@ -118,7 +131,8 @@ export async function startServiceProcess(
   const logFile = openSync(join(logFolder, 'stdout.log'), 'a');
   const script = startScripts[entry];
   const flags = script === undefined ? [] : await startScriptFlags(...script);
-  const child = spawn(process.execPath, [...flags, ...profiling, '--import', tsxLoader, entryPoints[entry]], {
+  const loader = entry === 'baseline' || fromSource ? ['--import', tsxLoader] : [];
+  const child = spawn(process.execPath, [...flags, ...profiling, ...loader, entryPoints[entry]], {
     // A worker's /healthz and /metrics listener takes any free port, so runs side by side never collide.
     env: { ...process.env, ...env, PORT: String(port), WORKER_PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', logFile, 'pipe'],
