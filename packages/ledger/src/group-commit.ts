@@ -6,6 +6,7 @@
 // still queued is withdrawn and never applied; once its batch has started, its outcome is the batch's.
 
 import { LedgerError } from './ledger-error.js';
+import type { WithdrawalSignal } from './withdrawal-signal.js';
 
 /** One item's result from a flush: its own value, or its own error. */
 export type ItemResult<O> = { ok: true; value: O } | { ok: false; error: unknown };
@@ -25,7 +26,7 @@ export interface GroupCommitOptions<I, O> {
 
 export interface GroupCommit<I, O> {
   /** Queues `item`; an abort of `signal` before its batch starts withdraws it with the signal's reason. */
-  submit(item: I, signal?: AbortSignal): Promise<O>;
+  submit(item: I, signal?: WithdrawalSignal): Promise<O>;
   /** Flushes everything queued, waits for it, and refuses later submissions. */
   close(): Promise<void>;
 }
@@ -38,7 +39,7 @@ interface Waiting<I, O> {
 }
 
 /** Why a withdrawn item is rejected: its signal's reason, an Error unless the caller chose otherwise. */
-function withdrawalError(signal: AbortSignal): Error {
+function withdrawalError(signal: WithdrawalSignal): Error {
   const reason: unknown = signal.reason;
   return reason instanceof Error
     ? reason

@@ -23,7 +23,17 @@ function randomByte(): number {
 const base32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** `length` characters drawn uniformly from `alphabet` (at most 256 symbols). */
+/**
+ * `length` characters drawn uniformly from `alphabet` (at most 256 symbols), from the operating system's
+ * CSPRNG a few kilobytes at a time, so a hot path that needs a random code costs no call into it.
+ *
+ * @example
+ * ```ts
+ * import { randomString } from '@topup/ledger';
+ *
+ * const code: string = randomString('0123456789ABCDEF', 10); // e.g. '3F09A1C2D4'
+ * ```
+ */
 export function randomString(alphabet: string, length: number): string {
   // Bytes at or above the largest multiple of the alphabet size are discarded, so no symbol is favoured.
   const limit = 256 - (256 % alphabet.length);

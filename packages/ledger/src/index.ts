@@ -61,3 +61,5 @@ export type { TransferPurpose } from './transfers.js';
 export { channelView, listedTransaction, sendAirtimeData, transactionData } from './transaction-view.js';
 export { callbackDeliveryView, callbackEndpointView, receiverText } from './callback-views.js';
 export { formatMinor } from './money.js';
+export { randomString } from './ids.js';
+export type { WithdrawalSignal } from './withdrawal-signal.js';

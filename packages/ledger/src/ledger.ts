@@ -2,6 +2,7 @@
 // zone to each part (accounts, tokens, money, transactions, idempotency, contacts, callbacks, verify)
 // and puts transaction requests through group commit.
 
+import type { WithdrawalSignal } from './withdrawal-signal.js';
 import type { Carrier } from '@topup/envelope';
 import type { BuyAirtimeRequest, SendAgentFloatRequest, SendAirtimeRequest } from '@topup/validation';
 import * as accounts from './accounts.js';
@@ -303,7 +304,7 @@ export interface Ledger {
     request: SendAgentFloatRequest;
     idempotency?: IdempotencyClaim;
     /** Aborted while the request still waits for its batch, it is withdrawn unapplied. */
-    signal?: AbortSignal;
+    signal?: WithdrawalSignal;
   }): Promise<RequestOutcome>;
   /** Records the purchase; no money moves until it completes. Group-committed. */
   requestAirtime(input: {
@@ -311,7 +312,7 @@ export interface Ledger {
     request: BuyAirtimeRequest;
     idempotency?: IdempotencyClaim;
     /** Aborted while the request still waits for its batch, it is withdrawn unapplied. */
-    signal?: AbortSignal;
+    signal?: WithdrawalSignal;
   }): Promise<RequestOutcome>;
   /**
    * Reserves a send's total from the caller's Airtime channel and records one transaction per recipient,
@@ -323,7 +324,7 @@ export interface Ledger {
     request: SendAirtimeRequest;
     idempotency?: IdempotencyClaim;
     /** Aborted while the request still waits for its batch, it is withdrawn unapplied. */
-    signal?: AbortSignal;
+    signal?: WithdrawalSignal;
   }): Promise<SendAirtimeOutcome>;
   /** The transactions of the send whose first transaction is `sendReference`, in request order. */
   listSentAirtime(accountId: string, sendReference: string): Promise<TransactionRecord[]>;
@@ -602,7 +603,7 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     accountId: string,
     draft: TransactionDraft,
     idempotency: IdempotencyClaim | undefined,
-    signal: AbortSignal | undefined,
+    signal: WithdrawalSignal | undefined,
   ): Promise<RequestOutcome> {
     const outcome = await requests.submit({ accountId, idempotency, drafts: [draft], send: false }, signal);
     if (outcome.kind !== 'created') return outcome;

@@ -6,7 +6,7 @@
 // transaction, it answers from the same rows: a due job is a result, a job not yet due is pending, and no
 // job means it never took the transaction (or its result was already taken).
 
-import { randomBytes } from 'node:crypto';
+import { randomString } from '@topup/ledger';
 import type { Store, TransactionRecord } from '@topup/ledger';
 import { createBatchedWrites } from './batched-writes.js';
 import type { Provider, ProviderResult, ProviderStatus, SubmitResult } from './provider.js';
@@ -63,8 +63,9 @@ function resultOf(row: JobRow): ProviderResult {
   };
 }
 
+/** `SIM` and ten hex digits, from the ledger's pool of random bytes rather than a CSPRNG call each. */
 function providerCode(): string {
-  return `SIM${randomBytes(5).toString('hex').toUpperCase()}`;
+  return `SIM${randomString('0123456789ABCDEF', 10)}`;
 }
 
 /**

@@ -8,7 +8,13 @@
 import { failure, success } from '@topup/envelope';
 import type { CancellableOperation, Envelope } from '@topup/envelope';
 import { transactionData } from '@topup/ledger';
-import type { Account, ChannelBalance, RequestOutcome, TransactionRecord } from '@topup/ledger';
+import type {
+  Account,
+  ChannelBalance,
+  RequestOutcome,
+  TransactionRecord,
+  WithdrawalSignal,
+} from '@topup/ledger';
 import { firstLegNetwork, unservedNetwork } from '@topup/providers';
 import { submitWithin } from '@topup/worker';
 import type { Logger } from 'pino';
@@ -38,7 +44,7 @@ export interface TransactionOperation<I> {
     input: I,
     idempotency: { key: string; requestHash: string } | undefined,
     /** Aborted when the request's store time runs out: a request still queued for its batch is withdrawn. */
-    signal: AbortSignal,
+    signal: WithdrawalSignal,
   ): Promise<RequestOutcome>;
 }
 
