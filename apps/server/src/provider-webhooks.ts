@@ -14,10 +14,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { BlockList } from 'node:net';
 import type { ProviderRoutes } from '@topup/providers';
-import { storeWebhookCall, waitingWebhookCalls } from '@topup/providers';
+import { storeWebhookCall } from '@topup/providers';
 import type { Store } from '@topup/ledger';
 import { sourceRange } from '@topup/service';
 import type { Config } from '@topup/service';
+import { createInboxFill } from './inbox-fill.js';
 import type { Middleware } from 'koa';
 import type { ApiState } from './api-state.js';
 import { ApiFailure } from './api-failure.js';
@@ -70,6 +71,7 @@ function plain(ctx: { status: number; type: string; body: unknown }, status: num
 
 export function providerWebhooks(deps: ProviderWebhookDependencies): Middleware<ApiState> {
   const { config, store, providers, webhookRateLimiter } = deps;
+  const inboxFill = createInboxFill(store, config.providerInboxLimit);
   const token = config.providerWebhookToken;
   const expected = token === undefined ? undefined : digest(token);
   const allowedByDefault = allowListOf(config.providerWebhookSources);
@@ -126,13 +128,14 @@ export function providerWebhooks(deps: ProviderWebhookDependencies): Middleware<
     const call = { event, contentType: ctx.get('content-type'), body };
     const parsed = receiver.parse(call);
     try {
-      if ((await waitingWebhookCalls(store, name, config.providerInboxLimit)) >= config.providerInboxLimit) {
+      if (await inboxFill.full(name)) {
         ctx.state.log.warn({ provider: name }, 'provider webhook refused: its inbox is full');
         ctx.set('Retry-After', String(fullInboxRetrySeconds));
         plain(ctx, 429, 'too many calls waiting, try again later');
         return;
       }
       const stored = await storeWebhookCall(store, name, call, parsed, new Date());
+      if (stored && (parsed.kind === 'results' || parsed.kind === 'reports')) inboxFill.stored(name);
       ctx.state.log.info(
         { provider: name, event: call.event, kind: parsed.kind, repeated: !stored },
         'provider webhook stored',
