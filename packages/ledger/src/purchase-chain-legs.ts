@@ -55,10 +55,13 @@ export async function listPurchasesUnderWay(
   const refundDue = `(NOT EXISTS (SELECT 1 FROM transaction_legs r WHERE r.reference = t.reference AND r.kind = 'refund')
          OR EXISTS (SELECT 1 FROM transaction_legs r WHERE r.reference = t.reference AND r.kind = 'refund'
            AND r.state NOT IN ('succeeded', 'failed') AND r.next_query_at <= $1::timestamptz))`;
+  // The requested purchases are read first, behind an OFFSET 0 fence, so the plan starts from the
+  // transactions in flight (their partial index) and not from every succeeded payment leg ever recorded,
+  // which the planner chose on a busy, fast-growing table and which grew with the history.
   const { rows } = await db.query<TransactionRow>(
-    `(SELECT ${transactionColumns} FROM transactions t
-     WHERE t.state = 'requested' AND t.type = 'Airtime'
-       AND EXISTS (SELECT 1 FROM transaction_legs p WHERE p.reference = t.reference
+    `(SELECT ${transactionColumns} FROM (
+       SELECT * FROM transactions WHERE state = 'requested' AND type = 'Airtime' OFFSET 0) t
+     WHERE EXISTS (SELECT 1 FROM transaction_legs p WHERE p.reference = t.reference
          AND p.kind = 'payment' AND p.state = 'succeeded')
        AND ${due}
        AND (
