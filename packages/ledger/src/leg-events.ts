@@ -244,7 +244,17 @@ function sameMobile(reported: string, asked: string): boolean {
   return true;
 }
 
-/** How the evidence of a result differs from what was asked of leg `kind`; none when it agrees. */
+/**
+ * How the evidence of a result differs from what was asked of leg `kind`; none when it agrees.
+ *
+ * @example
+ * ```ts
+ * import { evidenceDifferences, type TransactionRecord } from '@topup/ledger';
+ *
+ * declare const purchase: TransactionRecord; // KES 500 asked of the payer
+ * evidenceDifferences(purchase, 'payment', { amountMinor: 100n }); // ['amount 100 cents where 50000 were asked']
+ * ```
+ */
 export function evidenceDifferences(
   record: TransactionRecord,
   kind: LegKind,

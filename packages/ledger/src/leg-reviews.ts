@@ -9,6 +9,13 @@ import type { LegKind } from './transaction-legs.js';
 /**
  * Why a leg waits: still unsettled at the end of the reconciliation window, a result contradicting what is
  * recorded, a result naming another amount, phone or party than was asked, or a refund that was not made.
+ *
+ * @example
+ * ```ts
+ * import type { ReviewReason } from '@topup/ledger';
+ *
+ * const reason: ReviewReason = 'mismatch'; // a paid callback for another amount than the prompt asked
+ * ```
  */
 export type ReviewReason = 'unsettled' | 'contradiction' | 'mismatch' | 'refused';
 

@@ -8,13 +8,39 @@
 
 import type { LegKind } from './transaction-legs.js';
 
-/** What is recorded of a leg: no row and no submission, unsettled (submitted, pending, unknown), or ended. */
+/**
+ * What is recorded of a leg: no row and no submission, unsettled (submitted, pending, unknown), or ended.
+ *
+ * @example
+ * ```ts
+ * import type { LegRecord } from '@topup/ledger';
+ *
+ * const delivery: LegRecord = 'failed';
+ * ```
+ */
 export type LegRecord = 'none' | 'open' | 'succeeded' | 'failed';
 
 /**
  * A transaction as the table reads it. `whole`: one leg carries it (a float's disbursement, airtime sent
  * from the balance, a purchase one provider carries alone); `chain`: a purchase whose payment, delivery and
  * refund are legs of their own (two providers).
+ *
+ * @example
+ * ```ts
+ * import { legTransition, type LegSituation } from '@topup/ledger';
+ *
+ * // A purchase whose delivery failed and whose refund is under way: a late delivery success contradicts it.
+ * const situation: LegSituation = {
+ *   shape: 'chain',
+ *   transaction: 'requested',
+ *   leg: 'delivery',
+ *   legs: { first: 'none', payment: 'succeeded', delivery: 'failed', refund: 'open' },
+ *   review: false,
+ *   collected: false,
+ *   callsAsSeen: true,
+ * };
+ * legTransition(situation, 'succeeded').then; // 'review'
+ * ```
  */
 export interface LegSituation {
   readonly shape: 'whole' | 'chain';
@@ -30,7 +56,16 @@ export interface LegSituation {
   readonly callsAsSeen: boolean;
 }
 
-/** What happened, as the table reads it. */
+/**
+ * What happened, as the table reads it.
+ *
+ * @example
+ * ```ts
+ * import type { LegEventKind } from '@topup/ledger';
+ *
+ * const duplicate: LegEventKind = 'still open'; // a duplicate answer: taken, outcome unknown
+ * ```
+ */
 export type LegEventKind =
   | 'succeeded'
   | 'failed'
@@ -44,7 +79,16 @@ export type LegEventKind =
   | 'settled succeeded'
   | 'settled failed';
 
-/** What the ledger does. */
+/**
+ * What the ledger does.
+ *
+ * @example
+ * ```ts
+ * import { legRules, type LegAction } from '@topup/ledger';
+ *
+ * const reviewed: LegAction[] = legRules.filter((rule) => rule.then === 'review').map((rule) => rule.then);
+ * ```
+ */
 export type LegAction =
   /** It repeats what is recorded: nothing changes. */
   | 'ignore'
@@ -71,7 +115,17 @@ export type LegAction =
   /** The payment of a cancelled purchase is recorded as collected, and its refund follows. */
   | 'reopen for refund';
 
-/** One row of the table. */
+/**
+ * One row of the table.
+ *
+ * @example
+ * ```ts
+ * import { legRules, type LegRule } from '@topup/ledger';
+ *
+ * const first: LegRule | undefined = legRules[0];
+ * console.log(first?.event, first?.when, first?.then, first?.why);
+ * ```
+ */
 export interface LegRule {
   readonly shape: LegSituation['shape'] | 'any';
   readonly leg: LegKind | 'first' | 'any';
