@@ -7,6 +7,7 @@
 
 import { EventEmitter } from 'node:events';
 import type { PGlite } from '@electric-sql/pglite';
+import { createClusterApart, holdsCluster } from './pglite-cluster.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { claimDataDir, restrictDataDir } from './data-dir-permissions.js';
 import type { Queryable, Store } from './store.js';
@@ -51,9 +52,13 @@ export async function openPgliteStore(options: PgliteStoreOptions): Promise<Stor
   let db: PGlite;
   try {
     const { PGlite: EmbeddedPostgres } = await import('@electric-sql/pglite');
+    const startParams = [...EmbeddedPostgres.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`];
+    if (inFolder && options.loadDataDir === undefined && !(await holdsCluster(options.dataDir))) {
+      await createClusterApart(options.dataDir, startParams);
+    }
     db = await EmbeddedPostgres.create(options.dataDir, {
       parsers: { [int8]: keepAsText, [numeric]: keepAsText },
-      startParams: [...EmbeddedPostgres.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`],
+      startParams,
       ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
     });
   } catch (error) {
