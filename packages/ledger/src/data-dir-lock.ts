@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { link, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { errorCode } from './error-code.js';
 
 /** The lock file's name inside the data folder. */
 export const lockFileName = 'topup.lock';
@@ -81,12 +82,8 @@ function isRunning(pid: number): boolean {
     return true;
   } catch (error) {
     // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errorCode(error) === 'EPERM';
   }
-}
-
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException).code;
 }
 
 async function found(path: string): Promise<FoundFile | undefined> {

@@ -7,6 +7,7 @@
 
 import { chmod, lstat, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { errorCode } from './error-code.js';
 
 /**
  * Raised when the data folder belongs to another user than the one opening it.
@@ -36,10 +37,6 @@ export class DataDirOwnerError extends Error {
     );
     this.name = 'DataDirOwnerError';
   }
-}
-
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException).code;
 }
 
 /** Takes group and others' access away from `path` and everything below it; links are left alone. */

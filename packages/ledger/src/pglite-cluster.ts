@@ -8,6 +8,7 @@ import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { errorCode } from './error-code.js';
 
 const run = promisify(execFile);
 
@@ -24,7 +25,7 @@ export async function holdsCluster(dataDir: string): Promise<boolean> {
   return stat(join(dataDir, 'PG_VERSION')).then(
     () => true,
     (error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      if (errorCode(error) === 'ENOENT') return false;
       throw error;
     },
   );

@@ -6,6 +6,7 @@
 
 import pg from 'pg';
 import type { Queryable, Store } from './store.js';
+import { errorCode } from './error-code.js';
 
 export interface PostgresStoreOptions {
   databaseUrl: string;
@@ -35,10 +36,6 @@ const uniqueViolation = '23505';
 
 function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
-}
-
-function errorCode(error: unknown): unknown {
-  return typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
 }
 
 async function ensureSchema(databaseUrl: string, schema: string, connectionTimeoutMs: number): Promise<void> {
