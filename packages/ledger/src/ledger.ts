@@ -67,7 +67,13 @@ import {
   type TransactionRow,
 } from './transaction-record.js';
 import { listTransactions, type TransactionFilter, type TransactionPage } from './transaction-listing.js';
-import { applyLegEvent, type LegEvent, type LegEventOutcome } from './leg-events.js';
+import {
+  applyLegEvent,
+  applyLegEvents,
+  type LegEvent,
+  type LegEventOutcome,
+  type LegEventRequest,
+} from './leg-events.js';
 import {
   countLegsForReview,
   legWaitsForReview,
@@ -599,6 +605,15 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     }),
   });
 
+  // Leg events are group-committed too: every event that arrived meanwhile is decided under one lock of
+  // their transactions' rows, and their completions share one resolution, so the ledger accounts every
+  // completion touches are locked once a batch rather than once a purchase.
+  const legEvents = createGroupCommit<LegEventRequest, LegEventOutcome | undefined>({
+    maxWaitMs: options.batch?.maxWaitMs ?? 1,
+    maxSize: options.batch?.maxSize ?? 256,
+    flush: (batch) => applyLegEvents(store, batch, () => ({ now: now(), timeZone, commissionBasisPoints })),
+  });
+
   async function requestOne(
     accountId: string,
     draft: TransactionDraft,
@@ -799,19 +814,16 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     listUnsubmitted: (olderThan, limit) => listRequested(store, olderThan, limit, true, timeZone, now()),
     legs: (reference) => listLegs(store, reference),
     async noteUnsettledLeg(reference, leg) {
-      const outcome = await applyLegEvent(
-        store,
+      const outcome = await legEvents.submit({
         reference,
-        'first',
-        { kind: 'open', ...leg, asked: true, said: leg.said ?? '' },
-        { now: now(), timeZone, commissionBasisPoints },
-      );
+        leg: 'first',
+        event: { kind: 'open', ...leg, asked: true, said: leg.said ?? '' },
+      });
       return outcome?.action === 'note open';
     },
     purchasesUnderWay: (limit = 100) => listPurchasesUnderWay(store, now(), limit, timeZone),
     legsForReview: (limit = 100) => listLegsForReview(store, limit),
-    applyLegEvent: (reference, leg, event) =>
-      applyLegEvent(store, reference, leg, event, { now: now(), timeZone, commissionBasisPoints }),
+    applyLegEvent: (reference, leg, event) => legEvents.submit({ reference, leg, event }),
     countLegsForReview: () => countLegsForReview(store),
     async settleReviewedLeg(id, settlement, recording) {
       const by = settlement.by.trim();
@@ -930,6 +942,7 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
       await requests.close();
       await submissions.close();
       await resolutions.close();
+      await legEvents.close();
       await attempts.close();
     },
   };

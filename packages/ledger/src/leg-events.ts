@@ -13,9 +13,15 @@ import {
   type LegSituation,
 } from './leg-transitions.js';
 import { LedgerError } from './ledger-error.js';
-import { reviewStatement, type ReviewReason } from './leg-reviews.js';
+import type { ItemResult } from './group-commit.js';
+import { reviewStatement, type ReviewMark, type ReviewReason } from './leg-reviews.js';
 import { NOT_DELIVERED_REFUNDED } from './purchase-chain-legs.js';
-import { resolveBatch, type Resolution, type ResolutionContext } from './resolution.js';
+import {
+  resolveBatch,
+  type Resolution,
+  type ResolutionContext,
+  type ResolutionRequest,
+} from './resolution.js';
 import type { Queryable, Store } from './store.js';
 import { firstLegKind, unsettledReview, type LegKind, type LegState } from './transaction-legs.js';
 import {
@@ -145,34 +151,51 @@ interface Locked {
   collected: boolean;
 }
 
-async function lockTransaction(
+type LegRow =
+  (LockedLeg & { reference: string; collected: false }) | { reference: string; kind: null; collected: true };
+
+/**
+ * Locks the transactions of `references` in reference order (as every batch that locks transactions
+ * does, so two never wait on each other crosswise), then reads their legs and whether each purchase's
+ * collection is posted.
+ */
+async function lockTransactions(
   tx: Queryable,
-  reference: string,
+  references: readonly string[],
   timeZone: string,
-): Promise<Locked | undefined> {
+): Promise<Map<string, Locked>> {
   const { rows } = await tx.query<TransactionRow>(
-    `SELECT ${transactionColumns} FROM transactions WHERE reference = $1 FOR UPDATE`,
-    [reference],
+    `SELECT ${transactionColumns} FROM transactions WHERE reference = ANY($1::text[])
+     ORDER BY reference FOR UPDATE`,
+    [references],
   );
-  const [row] = rows;
-  if (row === undefined) return undefined;
-  // The last row, with no kind, only says whether the collection is posted.
-  const { rows: legRows } = await tx.query<
-    (LockedLeg & { collected: false }) | { kind: null; collected: true }
-  >(
-    `SELECT kind, state, provider, provider_reference, calls,
+  const locked = new Map<string, Locked>();
+  if (rows.length === 0) return locked;
+  for (const row of rows) {
+    locked.set(row.reference, {
+      record: transactionRecordOf(row, timeZone),
+      legs: new Map(),
+      collected: false,
+    });
+  }
+  // A statement of its own, after the locks are granted: under READ COMMITTED it sees every leg written by
+  // whoever held a lock before, where a join in the locking statement would read its older snapshot.
+  const { rows: legRows } = await tx.query<LegRow>(
+    `SELECT reference, kind, state, provider, provider_reference, calls,
        review_since IS NOT NULL AND reviewed_at IS NULL AS review_open, false AS collected
-     FROM transaction_legs WHERE reference = $1
+     FROM transaction_legs WHERE reference = ANY($1::text[])
      UNION ALL
-     SELECT NULL, NULL, NULL, NULL, NULL, NULL, true FROM transfers
-     WHERE reference = $1 AND purpose = 'airtime_collection'`,
-    [reference],
+     SELECT reference, NULL, NULL, NULL, NULL, NULL, NULL, true FROM transfers
+     WHERE reference = ANY($1::text[]) AND purpose = 'airtime_collection'`,
+    [[...locked.keys()]],
   );
-  return {
-    record: transactionRecordOf(row, timeZone),
-    legs: new Map(legRows.flatMap((leg) => (leg.kind === null ? [] : [[leg.kind, leg] as const]))),
-    collected: legRows.some((leg) => leg.collected),
-  };
+  for (const leg of legRows) {
+    const entry = locked.get(leg.reference);
+    if (entry === undefined) continue;
+    if (leg.kind === null) entry.collected = true;
+    else entry.legs.set(leg.kind, leg);
+  }
+  return locked;
 }
 
 function recordOf(leg: LockedLeg | undefined, fallback: LegRecord): LegRecord {
@@ -314,28 +337,54 @@ function evidenceEntry(
 const providerSettles = `excluded.reviewed_by = '' AND excluded.state IN ('succeeded', 'failed')
          AND ${unsettledReview}`;
 
-/** Writes leg `kind`'s new state (and what goes with it) on the locked transaction. */
-async function writeLeg(
-  tx: Queryable,
-  reference: string,
-  kind: LegKind,
-  leg: {
-    state: LegState;
-    provider: string;
-    providerReference?: string;
-    nextQueryAt?: Date | undefined;
-    asked?: boolean;
-    calls?: number;
-    reviewedBy?: string;
-    finding?: string;
-  },
-  now: Date,
-): Promise<void> {
+/** A leg's new state, and what goes with it, as one row of `writeLegs`. */
+interface LegWrite {
+  readonly reference: string;
+  readonly kind: LegKind;
+  readonly state: LegState;
+  readonly provider: string;
+  readonly providerReference: string;
+  readonly nextQueryAt: Date | undefined;
+  /** It answers a question put to the provider (counted in `queries`). */
+  readonly asked: boolean;
+  /** The leg's claimed calls: as read under the lock, or one more for a claim. */
+  readonly calls: number;
+  readonly reviewedBy: string;
+  readonly finding: string;
+}
+
+/** An operator's settlement ending the open review of a leg. */
+interface ReviewClose {
+  readonly reference: string;
+  readonly kind: LegKind;
+  readonly by: string;
+  readonly finding: string;
+}
+
+/**
+ * What the events of one batch write, gathered while the table decides and written a kind at a time, in
+ * the order one event writes them: legs, then closed reviews, then new reviews, then resolutions. Each
+ * transaction has at most one event in a batch, so no two rows of one statement name the same leg.
+ */
+interface Writes {
+  readonly legs: LegWrite[];
+  readonly closes: ReviewClose[];
+  readonly reviews: ReviewMark[];
+  readonly resolutions: ResolutionRequest[];
+}
+
+/** Writes each leg's new state (and what goes with it) on the locked transactions, in one statement. */
+async function writeLegs(tx: Queryable, legs: readonly LegWrite[], now: Date): Promise<void> {
+  if (legs.length === 0) return;
   await tx.query(
     `INSERT INTO transaction_legs (reference, kind, provider, state, provider_reference, queries,
        next_query_at, calls, reviewed_by, reviewed_at, review_finding, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, CASE WHEN $7::boolean THEN 1 ELSE 0 END, $6::timestamptz, coalesce($8::integer, 0),
-       $9, CASE WHEN $9 = '' THEN NULL ELSE $11::timestamptz END, $10, $11::timestamptz, $11::timestamptz)
+     SELECT u.reference, u.kind, u.provider, u.state, u.provider_reference, CASE WHEN u.asked THEN 1 ELSE 0 END,
+       u.next_query_at, u.calls, u.reviewed_by, CASE WHEN u.reviewed_by = '' THEN NULL ELSE $11::timestamptz END,
+       u.finding, $11::timestamptz, $11::timestamptz
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::boolean[],
+       $8::integer[], $9::text[], $10::text[])
+       AS u (reference, kind, provider, state, provider_reference, next_query_at, asked, calls, reviewed_by, finding)
      ON CONFLICT (reference, kind) DO UPDATE SET
        state = excluded.state,
        provider = CASE WHEN excluded.provider = '' THEN transaction_legs.provider ELSE excluded.provider END,
@@ -343,7 +392,7 @@ async function writeLeg(
          THEN transaction_legs.provider_reference ELSE excluded.provider_reference END,
        queries = transaction_legs.queries + excluded.queries,
        next_query_at = excluded.next_query_at,
-       calls = coalesce($8::integer, transaction_legs.calls),
+       calls = excluded.calls,
        reviewed_by = CASE WHEN excluded.reviewed_by <> '' THEN excluded.reviewed_by
          WHEN ${providerSettles} THEN 'provider' ELSE transaction_legs.reviewed_by END,
        reviewed_at = CASE WHEN excluded.reviewed_by <> '' THEN excluded.reviewed_at
@@ -352,36 +401,62 @@ async function writeLeg(
          WHEN ${providerSettles} THEN 'settled by the provider''s own result' ELSE transaction_legs.review_finding END,
        updated_at = excluded.updated_at`,
     [
-      reference,
-      kind,
-      leg.provider,
-      leg.state,
-      leg.providerReference ?? '',
-      leg.nextQueryAt?.toISOString() ?? null,
-      leg.asked === true,
-      leg.calls ?? null,
-      leg.reviewedBy ?? '',
-      leg.finding ?? '',
+      legs.map((leg) => leg.reference),
+      legs.map((leg) => leg.kind),
+      legs.map((leg) => leg.provider),
+      legs.map((leg) => leg.state),
+      legs.map((leg) => leg.providerReference),
+      legs.map((leg) => leg.nextQueryAt?.toISOString() ?? null),
+      legs.map((leg) => leg.asked),
+      legs.map((leg) => leg.calls),
+      legs.map((leg) => leg.reviewedBy),
+      legs.map((leg) => leg.finding),
       now.toISOString(),
     ],
   );
 }
 
-/** Ends the review of every leg of `reference` waiting for one, with the operator's finding. */
-async function closeReviews(
-  tx: Queryable,
-  reference: string,
-  kind: LegKind,
-  by: string,
-  finding: string,
-  now: Date,
-): Promise<void> {
+/** Ends the open review of each leg named, with the operator's finding. */
+async function closeReviews(tx: Queryable, closes: readonly ReviewClose[], now: Date): Promise<void> {
+  if (closes.length === 0) return;
   await tx.query(
-    `UPDATE transaction_legs SET reviewed_by = $3, reviewed_at = $5::timestamptz, review_finding = $4,
+    `UPDATE transaction_legs SET reviewed_by = u.by, reviewed_at = $5::timestamptz, review_finding = u.finding,
        next_query_at = NULL, updated_at = $5::timestamptz
-     WHERE reference = $1 AND kind = $2 AND review_since IS NOT NULL AND reviewed_at IS NULL`,
-    [reference, kind, by, finding, now.toISOString()],
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u (reference, kind, by, finding)
+     WHERE transaction_legs.reference = u.reference AND transaction_legs.kind = u.kind
+       AND transaction_legs.review_since IS NOT NULL AND transaction_legs.reviewed_at IS NULL`,
+    [
+      closes.map((close) => close.reference),
+      closes.map((close) => close.kind),
+      closes.map((close) => close.by),
+      closes.map((close) => close.finding),
+      now.toISOString(),
+    ],
   );
+}
+
+/** Writes what a batch's events decided; returns the transactions its resolutions changed. */
+async function write(
+  tx: Queryable,
+  writes: Writes,
+  context: ResolutionContext,
+): Promise<Map<string, TransactionRecord>> {
+  await writeLegs(tx, writes.legs, context.now);
+  await closeReviews(tx, writes.closes, context.now);
+  if (writes.reviews.length > 0) {
+    const marked = reviewStatement(writes.reviews, context.now);
+    await tx.query(marked.text, marked.values);
+  }
+  const resolved = new Map<string, TransactionRecord>();
+  if (writes.resolutions.length === 0) return resolved;
+  const { outcomes } = await resolveBatch(tx, writes.resolutions, context);
+  writes.resolutions.forEach((request, index) => {
+    const outcome = outcomes[index];
+    if (outcome?.kind === 'resolved' || outcome?.kind === 'already_resolved') {
+      resolved.set(request.reference, outcome.transaction);
+    }
+  });
+  return resolved;
 }
 
 function resolutionOf(action: LegAction, event: LegEvent, provider: string, reviewedBy: string): Resolution {
@@ -408,72 +483,84 @@ function resolutionOf(action: LegAction, event: LegEvent, provider: string, revi
 
 /** What a leg's change is written with, from the event that brought it. */
 interface Change {
-  readonly tx: Queryable;
   readonly reference: string;
   readonly kind: LegKind;
   readonly event: LegEvent;
-  readonly locked: Locked;
   readonly leg: LockedLeg | undefined;
   readonly recorded: LegRecord;
   readonly differences: readonly string[];
   readonly why: string;
-  readonly context: ResolutionContext;
+  readonly now: Date;
+  readonly writes: Writes;
 }
 
 const providerOf = ({ event, leg }: Change) => ('provider' in event ? event.provider : (leg?.provider ?? ''));
 const reviewerOf = ({ event }: Change) => (event.kind === 'settled' ? event.by : '');
 
-async function settleReview(change: Change): Promise<void> {
+/** Writes leg `kind`'s new state; what is not given stays as it is, but the next query time, which clears. */
+function writeLeg(
+  change: Change,
+  leg: {
+    state: LegState;
+    provider: string;
+    providerReference?: string;
+    nextQueryAt?: Date | undefined;
+    asked?: boolean;
+    calls?: number;
+    reviewedBy?: string;
+    finding?: string;
+  },
+): void {
+  change.writes.legs.push({
+    reference: change.reference,
+    kind: change.kind,
+    state: leg.state,
+    provider: leg.provider,
+    providerReference: leg.providerReference ?? '',
+    nextQueryAt: leg.nextQueryAt,
+    asked: leg.asked === true,
+    // The row lock makes the count read with it the count there is: only a claim, under it, changes it.
+    calls: leg.calls ?? change.leg?.calls ?? 0,
+    reviewedBy: leg.reviewedBy ?? '',
+    finding: leg.finding ?? '',
+  });
+}
+
+function settleReview(change: Change): void {
   const { event } = change;
   if (event.kind !== 'settled') return;
-  await closeReviews(change.tx, change.reference, change.kind, event.by, change.why, change.context.now);
+  change.writes.closes.push({
+    reference: change.reference,
+    kind: change.kind,
+    by: event.by,
+    finding: change.why,
+  });
 }
 
-async function endLeg(
-  change: Change,
-  state: 'succeeded' | 'failed',
-  providerReference: string,
-): Promise<void> {
+function endLeg(change: Change, state: 'succeeded' | 'failed', providerReference: string): void {
   const reviewedBy = reviewerOf(change);
-  await writeLeg(
-    change.tx,
-    change.reference,
-    change.kind,
-    {
-      state,
-      provider: providerOf(change),
-      providerReference,
-      nextQueryAt: undefined,
-      reviewedBy,
-      finding: reviewedBy === '' ? '' : change.why,
-    },
-    change.context.now,
-  );
-  await settleReview(change);
+  writeLeg(change, {
+    state,
+    provider: providerOf(change),
+    providerReference,
+    nextQueryAt: undefined,
+    reviewedBy,
+    finding: reviewedBy === '' ? '' : change.why,
+  });
+  settleReview(change);
 }
 
-async function review(change: Change, reason: ReviewReason): Promise<void> {
-  const { now } = change.context;
-  const entry = evidenceEntry(change.event, change.recorded, change.why, now, change.differences);
-  const marked = reviewStatement(
-    [{ reference: change.reference, kind: change.kind, reason, evidence: entry }],
-    now,
-  );
-  await change.tx.query(marked.text, marked.values);
+function review(change: Change, reason: ReviewReason): void {
+  const entry = evidenceEntry(change.event, change.recorded, change.why, change.now, change.differences);
+  change.writes.reviews.push({ reference: change.reference, kind: change.kind, reason, evidence: entry });
 }
 
-async function resolveWith(change: Change, action: LegAction): Promise<TransactionRecord | undefined> {
-  await settleReview(change);
-  const resolution = resolutionOf(action, change.event, providerOf(change), reviewerOf(change));
-  const { outcomes } = await resolveBatch(
-    change.tx,
-    [{ reference: change.reference, resolution }],
-    change.context,
-  );
-  const [outcome] = outcomes;
-  return outcome?.kind === 'resolved' || outcome?.kind === 'already_resolved'
-    ? outcome.transaction
-    : undefined;
+function resolveWith(change: Change, action: LegAction): void {
+  settleReview(change);
+  change.writes.resolutions.push({
+    reference: change.reference,
+    resolution: resolutionOf(action, change.event, providerOf(change), reviewerOf(change)),
+  });
 }
 
 function endStateOf(event: LegEvent): 'succeeded' | 'failed' {
@@ -487,12 +574,15 @@ function receiptOf(event: LegEvent): string {
   return event.kind === 'settled' ? (event.receipt ?? '') : '';
 }
 
-/** Carries out the table's action; returns the transaction when a resolution changed it, and the leg's calls. */
-async function perform(
+/**
+ * Carries out the table's action by gathering its writes; returns the leg's calls, whether a resolution
+ * was asked for, and why the leg went to review, when it did.
+ */
+function perform(
   change: Change,
   action: LegAction,
-): Promise<{ resolved?: TransactionRecord | undefined; calls: number; review?: ReviewReason }> {
-  const { tx, reference, kind, event, leg, context } = change;
+): { resolves: boolean; calls: number; review?: ReviewReason } {
+  const { event, leg } = change;
   const calls = leg?.calls ?? 0;
   switch (action) {
     case 'ignore':
@@ -503,89 +593,143 @@ async function perform(
         leg.provider_reference === '' &&
         event.providerCode !== ''
       ) {
-        await writeLeg(
-          tx,
-          reference,
-          kind,
-          { state: leg.state, provider: providerOf(change), providerReference: event.providerCode },
-          context.now,
-        );
+        writeLeg(change, {
+          state: leg.state,
+          provider: providerOf(change),
+          providerReference: event.providerCode,
+        });
       }
-      return { calls };
+      return { resolves: false, calls };
     case 'review': {
       const reason = change.differences.length > 0 ? 'mismatch' : 'contradiction';
-      await review(change, reason);
-      return { calls, review: reason };
+      review(change, reason);
+      return { resolves: false, calls, review: reason };
     }
     case 'end leg':
-      await endLeg(change, endStateOf(event), receiptOf(event));
-      return { calls };
+      endLeg(change, endStateOf(event), receiptOf(event));
+      return { resolves: false, calls };
     case 'end leg for review':
-      await endLeg(change, 'failed', receiptOf(event));
-      await review(change, 'refused');
-      return { calls, review: 'refused' };
+      endLeg(change, 'failed', receiptOf(event));
+      review(change, 'refused');
+      return { resolves: false, calls, review: 'refused' };
     case 'complete':
     case 'cancel':
     case 'cancel refunded':
-      return { resolved: await resolveWith(change, action), calls };
+      resolveWith(change, action);
+      return { resolves: true, calls };
     case 'note open':
       if (event.kind === 'open') {
-        await writeLeg(
-          tx,
-          reference,
-          kind,
-          {
-            state: event.state,
-            provider: event.provider,
-            nextQueryAt: event.nextQueryAt,
-            asked: event.asked,
-          },
-          context.now,
-        );
+        writeLeg(change, {
+          state: event.state,
+          provider: event.provider,
+          nextQueryAt: event.nextQueryAt,
+          asked: event.asked,
+        });
         if (event.review) {
-          await review(change, 'unsettled');
-          return { calls, review: 'unsettled' };
+          review(change, 'unsettled');
+          return { resolves: false, calls, review: 'unsettled' };
         }
       } else if (event.kind === 'accepted' || event.kind === 'never taken') {
         const state = event.kind === 'accepted' ? 'submitted' : 'unknown';
-        await writeLeg(
-          tx,
-          reference,
-          kind,
-          { state, provider: event.provider, nextQueryAt: event.nextQueryAt },
-          context.now,
-        );
+        writeLeg(change, { state, provider: event.provider, nextQueryAt: event.nextQueryAt });
       }
-      return { calls };
+      return { resolves: false, calls };
     case 'claim': {
       // Claimed and not yet answered: the call may be under way, so the leg is unknown until it is, and
       // due to be asked about, so a claimant that dies mid-call never leaves it unseen.
       const state = leg?.state === 'pending' || leg?.state === 'submitted' ? leg.state : 'unknown';
-      const nextQueryAt = (event.kind === 'call' ? event.nextQueryAt : undefined) ?? context.now;
-      await writeLeg(
-        tx,
-        reference,
-        kind,
-        { state, provider: providerOf(change), calls: calls + 1, nextQueryAt },
-        context.now,
-      );
-      return { calls: calls + 1 };
+      const nextQueryAt = (event.kind === 'call' ? event.nextQueryAt : undefined) ?? change.now;
+      writeLeg(change, { state, provider: providerOf(change), calls: calls + 1, nextQueryAt });
+      return { resolves: false, calls: calls + 1 };
     }
     case 'refuse':
       if (event.kind === 'settled') {
         throw new LedgerError(
           'invalid_input',
-          `Expected a settlement the ledger allows for ${reference}-${kind}, received ${event.as}: ${change.why}.`,
+          `Expected a settlement the ledger allows for ${change.reference}-${change.kind}, received ${event.as}: ${change.why}.`,
         );
       }
-      return { calls };
+      return { resolves: false, calls };
     case 'close review':
-      await settleReview(change);
-      return { calls };
+      settleReview(change);
+      return { resolves: false, calls };
     case 'reopen for refund':
-      await endLeg(change, 'succeeded', receiptOf(event));
-      return { calls };
+      endLeg(change, 'succeeded', receiptOf(event));
+      return { resolves: false, calls };
   }
+}
+
+/** One event for one leg (`first`: the one the transaction started with) of transaction `reference`. */
+export interface LegEventRequest {
+  readonly reference: string;
+  readonly leg: LegKind | 'first';
+  readonly event: LegEvent;
+}
+
+/**
+ * Applies events about distinct transactions together in `tx`, as the transition table says: their rows
+ * are locked at once, each event is decided on what its own transaction records, and what they decided is
+ * written a statement per kind of write for all of them, resolutions in one batch. Undefined for a
+ * transaction there is not. A settlement the table refuses throws `invalid_input`, failing them all.
+ */
+async function applyTogether(
+  tx: Queryable,
+  requests: readonly LegEventRequest[],
+  context: ResolutionContext,
+): Promise<(LegEventOutcome | undefined)[]> {
+  const references = [...new Set(requests.map((request) => request.reference))];
+  if (references.length !== requests.length) {
+    throw new Error(
+      `Expected events about distinct transactions, received ${requests.length} about ${references.length}.`,
+    );
+  }
+  const lockedAll = await lockTransactions(tx, references, context.timeZone);
+  const writes: Writes = { legs: [], closes: [], reviews: [], resolutions: [] };
+  const decided = requests.map((request) => {
+    const locked = lockedAll.get(request.reference);
+    if (locked === undefined) return undefined;
+    const { record } = locked;
+    const { event } = request;
+    const kind =
+      request.leg === 'first' ? firstLegKind(record.type, record.payment !== undefined) : request.leg;
+    const differences = event.kind === 'result' ? evidenceDifferences(record, kind, event.evidence) : [];
+    const situation = situationOf(
+      locked,
+      request.leg,
+      kind,
+      event.kind === 'call' ? event.seenCalls : undefined,
+    );
+    const rule = legTransition(situation, eventKindOf(event, differences.length > 0));
+    const recorded = situation.shape === 'whole' ? situation.legs.first : situation.legs[chainKindOf(kind)];
+    const performed = perform(
+      {
+        reference: request.reference,
+        kind,
+        event,
+        leg: locked.legs.get(kind),
+        recorded,
+        differences,
+        why: rule.why,
+        now: context.now,
+        writes,
+      },
+      rule.then,
+    );
+    return { locked, rule, performed };
+  });
+  const resolved = await write(tx, writes, context);
+  return decided.map((entry, index): LegEventOutcome | undefined => {
+    if (entry === undefined) return undefined;
+    const { locked, rule, performed } = entry;
+    const reference = requests[index]?.reference ?? '';
+    return {
+      action: rule.then,
+      why: rule.why,
+      transaction: (performed.resolves ? resolved.get(reference) : undefined) ?? locked.record,
+      calls: performed.calls,
+      ...(performed.review === undefined ? {} : { review: performed.review }),
+    };
+  });
 }
 
 /**
@@ -605,38 +749,56 @@ export async function applyLegEvent(
   alongside?: (tx: Queryable, outcome: LegEventOutcome) => Promise<void>,
 ): Promise<LegEventOutcome | undefined> {
   return store.transaction(async (tx) => {
-    const locked = await lockTransaction(tx, reference, context.timeZone);
-    if (locked === undefined) return undefined;
-    const { record } = locked;
-    const kind = leg === 'first' ? firstLegKind(record.type, record.payment !== undefined) : leg;
-    const differences =
-      event.kind === 'result' ? evidenceDifferences(locked.record, kind, event.evidence) : [];
-    const situation = situationOf(locked, leg, kind, event.kind === 'call' ? event.seenCalls : undefined);
-    const rule = legTransition(situation, eventKindOf(event, differences.length > 0));
-    const recorded = situation.shape === 'whole' ? situation.legs.first : situation.legs[chainKindOf(kind)];
-    const change: Change = {
-      tx,
-      reference,
-      kind,
-      event,
-      locked,
-      leg: locked.legs.get(kind),
-      recorded,
-      differences,
-      why: rule.why,
-      context,
-    };
-    const { resolved, calls, review: reason } = await perform(change, rule.then);
-    const outcome: LegEventOutcome = {
-      action: rule.then,
-      why: rule.why,
-      transaction: resolved ?? locked.record,
-      calls,
-      ...(reason === undefined ? {} : { review: reason }),
-    };
-    await alongside?.(tx, outcome);
+    const [outcome] = await applyTogether(tx, [{ reference, leg, event }], context);
+    if (outcome !== undefined) await alongside?.(tx, outcome);
     return outcome;
   });
+}
+
+/**
+ * Applies many events, each as `applyLegEvent` would, in as few database transactions as the table allows:
+ * one for all the events about distinct transactions, then one for each further event about a transaction
+ * already named, in the order given. When one database transaction fails, its events are applied again one
+ * at a time, so an event that cannot be applied fails alone. Returns one result per event, in order.
+ */
+export async function applyLegEvents(
+  store: Store,
+  requests: readonly LegEventRequest[],
+  context: () => ResolutionContext,
+): Promise<ItemResult<LegEventOutcome | undefined>[]> {
+  const results: ItemResult<LegEventOutcome | undefined>[] = [];
+  // Wave n holds the nth event about each transaction, so each wave sees what the waves before it wrote.
+  const waves: number[][] = [];
+  const seen = new Map<string, number>();
+  requests.forEach((request, index) => {
+    const wave = seen.get(request.reference) ?? 0;
+    seen.set(request.reference, wave + 1);
+    (waves[wave] ??= []).push(index);
+  });
+  for (const wave of waves) {
+    const items = wave.map((index) => requests[index] as LegEventRequest);
+    try {
+      const outcomes = await store.transaction((tx) => applyTogether(tx, items, context()));
+      wave.forEach((index, position) => {
+        results[index] = { ok: true, value: outcomes[position] };
+      });
+    } catch (error) {
+      for (const [position, index] of wave.entries()) {
+        if (wave.length === 1) {
+          results[index] = { ok: false, error };
+          continue;
+        }
+        const item = items[position] as LegEventRequest;
+        try {
+          const [outcome] = await store.transaction((tx) => applyTogether(tx, [item], context()));
+          results[index] = { ok: true, value: outcome };
+        } catch (single) {
+          results[index] = { ok: false, error: single };
+        }
+      }
+    }
+  }
+  return results;
 }
 
 function chainKindOf(kind: LegKind): 'first' | 'payment' | 'delivery' | 'refund' {
