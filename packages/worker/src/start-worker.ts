@@ -70,6 +70,27 @@ export function startWorker(options: StartWorkerOptions): RunningWorker {
     logger,
     round: () => dispatcher.round(),
   });
+  // Only live providers carry a purchase's legs apart; the simulator plays payer and carrier at once.
+  const chains = providers.providers.some((provider) => provider.laterLegs !== undefined)
+    ? startPollLoop({
+        name: 'purchase chains',
+        intervalMs: settings.resultPollIntervalMs,
+        logger,
+        round: () =>
+          advancePurchaseChains({
+            ledger,
+            providers,
+            logger,
+            metrics,
+            batchSize: settings.batchSize,
+            providerTimeoutMs: settings.providerTimeoutMs,
+            queryAfterMs: settings.providerQueryAfterMs,
+            timeoutMs: settings.transactionTimeoutMs,
+            reconciliationWindowMs: settings.reconciliationWindowMs,
+            now,
+          }),
+      })
+    : undefined;
   const loops: PollLoop[] = [
     deliveries,
     ...providers.providers.map((provider) =>
@@ -88,7 +109,7 @@ export function startWorker(options: StartWorkerOptions): RunningWorker {
       round: async () => {
         // The inbox is the providers' table, which a store opened by the ledger alone lacks.
         await providerTablesReady(store);
-        return applyPushedResults({
+        const round = await applyPushedResults({
           store,
           ledger,
           providers,
@@ -98,6 +119,9 @@ export function startWorker(options: StartWorkerOptions): RunningWorker {
           uncorrelatedAfterMs: settings.transactionTimeoutMs,
           now,
         });
+        // A paid prompt's result makes its purchase's delivery due: the chains need not wait for their poll.
+        if (round.applied > 0) chains?.wake();
+        return round;
       },
     }),
     startPollLoop({
@@ -137,29 +161,7 @@ export function startWorker(options: StartWorkerOptions): RunningWorker {
           now,
         }),
     }),
-    // Only live providers carry a purchase's legs apart; the simulator plays payer and carrier at once.
-    ...(providers.providers.some((provider) => provider.laterLegs !== undefined)
-      ? [
-          startPollLoop({
-            name: 'purchase chains',
-            intervalMs: settings.resultPollIntervalMs,
-            logger,
-            round: () =>
-              advancePurchaseChains({
-                ledger,
-                providers,
-                logger,
-                metrics,
-                batchSize: settings.batchSize,
-                providerTimeoutMs: settings.providerTimeoutMs,
-                queryAfterMs: settings.providerQueryAfterMs,
-                timeoutMs: settings.transactionTimeoutMs,
-                reconciliationWindowMs: settings.reconciliationWindowMs,
-                now,
-              }),
-          }),
-        ]
-      : []),
+    ...(chains === undefined ? [] : [chains]),
     startPollLoop({
       name: 'idempotency purge',
       intervalMs: settings.idempotencyPurgeIntervalMs,

@@ -97,7 +97,7 @@ describe('applyPushedResults with reports named by provider ids', () => {
       providerCode: 'R1',
       reason: '',
     });
-    expect(await applyPushedResults(deps())).toEqual({ more: false });
+    expect(await applyPushedResults(deps())).toEqual({ more: false, applied: 0 });
     expect(applied).toEqual([]);
     expect(await outcomes()).toEqual([{ event_id: 'e1', outcome: '', applied: false }]);
 
@@ -187,8 +187,8 @@ describe('applyPushedResults with reports named by provider ids', () => {
       reason: '',
     });
     const small = { ...deps(), batchSize: 2 };
-    expect(await applyPushedResults(small)).toEqual({ more: true });
-    await applyPushedResults(small);
+    expect(await applyPushedResults(small)).toEqual({ more: true, applied: 0 });
+    expect((await applyPushedResults(small)).applied).toBe(1);
     expect(applied).toEqual(['complete TX4 R4']);
     const waiting = (await outcomes()).filter((entry) => entry.event_id.startsWith('w'));
     expect(waiting.map((entry) => entry.applied)).toEqual([false, false, false]);

@@ -82,11 +82,16 @@ function waitingRetryMs(waitedMs: number): number {
   return Math.min(Math.max(250, waitedMs / 2), 30_000);
 }
 
+/** A round of pushed results, and how many calls it applied (a purchase's next step may be due). */
+export interface PushedResultsRound extends RoundResult {
+  readonly applied: number;
+}
+
 /**
  * One round: applies a batch of stored webhook calls, oldest first. A call still waiting for its provider
  * id is deferred, so calls waiting in numbers never stand in front of newer ones.
  */
-export async function applyPushedResults(deps: PushedResultsDependencies): Promise<RoundResult> {
+export async function applyPushedResults(deps: PushedResultsDependencies): Promise<PushedResultsRound> {
   const now = deps.now();
   const entries = await unappliedWebhookCalls(deps.store, deps.batchSize, now);
   const settled = await Promise.allSettled(entries.map((entry) => outcomeOf(deps, entry)));
@@ -129,5 +134,5 @@ export async function applyPushedResults(deps: PushedResultsDependencies): Promi
   for (const [retryMs, ids] of waiting) {
     await deferWebhookCalls(deps.store, ids, new Date(now.getTime() + retryMs));
   }
-  return { more: entries.length === deps.batchSize && failed === 0 };
+  return { more: entries.length === deps.batchSize && failed === 0, applied: applied.length };
 }
