@@ -579,10 +579,10 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
   const submissions = createGroupCommit<string, undefined>({
     maxWaitMs: 0,
     maxSize: options.batch?.maxSize ?? 256,
-    async flush(references) {
+    flush: isolatingFailures(async (references) => {
       await markAllSubmitted(store, references, now());
       return references.map(() => ({ ok: true, value: undefined }));
-    },
+    }),
   });
 
   async function resolveTogether(batch: readonly ResolutionRequest[]): Promise<ResolveOutcome[]> {

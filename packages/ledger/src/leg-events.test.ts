@@ -8,7 +8,7 @@ import {
   type LegEventOutcome,
   type LegEventRequest,
 } from './leg-events.js';
-import type { ResolutionContext } from './resolution.js';
+import { markAllSubmitted, type ResolutionContext } from './resolution.js';
 import { airtimeRequest, referenceOf } from './testing/requests.js';
 import { openTestStore, testStoreKinds, type TestStore } from './testing/stores.js';
 import type { LegKind } from './transaction-legs.js';
@@ -197,3 +197,61 @@ describe.each(testStoreKinds())('leg events applied together on %s', (kind) => {
     }
   });
 });
+
+describe.runIf(testStoreKinds().includes('postgres'))(
+  'submissions noted beside leg events on postgres',
+  () => {
+    let test: TestStore;
+    let ledger: Ledger;
+
+    beforeAll(async () => {
+      test = await openTestStore('postgres');
+      ledger = createLedger(test.store, { now: () => at, chainedPurchases: true });
+    });
+    afterAll(async () => {
+      await ledger.close();
+      await test.dispose();
+    });
+
+    /** Waits (at most 5 s) until a statement noting submissions waits for a row lock. */
+    const untilNoteWaits = async () => {
+      for (let waited = 0; waited < 5_000; waited += 20) {
+        const { rows } = await test.store.query<{ waiting: number }>(
+          `SELECT count(*)::int AS waiting FROM pg_stat_activity
+         WHERE wait_event_type = 'Lock' AND query LIKE '%SET submitted_at%'`,
+        );
+        if ((rows[0]?.waiting ?? 0) > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      throw new Error('Expected the note of submissions to wait for a row lock within 5 s, it never did.');
+    };
+
+    it('locks the transactions in reference order, as a batch of leg events does, so the two never deadlock', async () => {
+      const accountId = (await ledger.createAccount({ name: 'Submissions Ltd' })).id;
+      const references: string[] = [];
+      for (let count = 0; count < 2; count += 1) {
+        references.push(referenceOf(await ledger.requestAirtime({ accountId, request: airtimeRequest() })));
+      }
+      const [low = '', high = ''] = references.sort();
+      // A new version of the lower row lies after the higher one on disk, where a scan meets it second.
+      await test.store.query(`UPDATE transactions SET note = note WHERE reference = $1`, [low]);
+      const second = await test.openSecondStore(2);
+
+      let noting: Promise<void> | undefined;
+      await test.store.transaction(async (tx) => {
+        // What a batch of leg events about both does: the lower row first, then the higher.
+        await tx.query(`SELECT 1 FROM transactions WHERE reference = $1 FOR UPDATE`, [low]);
+        noting = markAllSubmitted(second, [low, high], at);
+        await untilNoteWaits();
+        await tx.query(`SELECT 1 FROM transactions WHERE reference = $1 FOR UPDATE`, [high]);
+      });
+      await noting;
+
+      const { rows } = await test.store.query<{ submitted: number }>(
+        `SELECT count(*)::int AS submitted FROM transactions WHERE reference = ANY($1) AND submitted_at IS NOT NULL`,
+        [[low, high]],
+      );
+      expect(rows[0]?.submitted).toBe(2);
+    });
+  },
+);

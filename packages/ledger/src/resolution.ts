@@ -544,15 +544,24 @@ function reviewMarkOf(refused: Refused, now: Date): ReviewMark {
   };
 }
 
-/** Notes that the provider accepted these transactions; each one's first submission time is kept. */
+/**
+ * Notes that the provider accepted these transactions; each one's first submission time is kept. The rows
+ * are locked in reference order first, as a batch of leg events or resolutions locks them: left to the
+ * plan, the UPDATE would lock them in the order they lie on disk and could deadlock with such a batch.
+ */
 export async function markAllSubmitted(
   db: Queryable,
   references: readonly string[],
   now: Date,
 ): Promise<void> {
   await db.query(
-    `UPDATE transactions SET submitted_at = $2::timestamptz
-     WHERE reference = ANY($1::text[]) AND submitted_at IS NULL`,
+    `WITH locked AS (
+       SELECT reference AS locked_reference FROM transactions
+       WHERE reference = ANY($1::text[]) AND submitted_at IS NULL
+       ORDER BY reference FOR UPDATE
+     )
+     UPDATE transactions SET submitted_at = $2::timestamptz
+     FROM locked WHERE reference = locked.locked_reference AND submitted_at IS NULL`,
     [references, now.toISOString()],
   );
 }

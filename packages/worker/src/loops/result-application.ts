@@ -1,8 +1,8 @@
 // Applying a provider's result through the ledger, as the transition table says. A result about one leg of
 // a purchase carried by two providers (named by its leg id) and a result carrying evidence of what it moved
-// go through the table under the transaction's row lock; a whole transaction's plain result (the simulator's,
-// which carries no evidence) is group-committed with others, the table's whole-transaction rows written as
-// SQL. Whatever path it took, a result that contradicts what is recorded moves no money: it waits for an
+// go through the table under the transaction's row lock, group-committed with the other leg events; a whole
+// transaction's plain result (the simulator's, which carries no evidence) is group-committed with other
+// resolutions, the table's whole-transaction rows written as SQL. Whatever path it took, a result that contradicts what is recorded moves no money: it waits for an
 // operator with its evidence, is counted, and is logged at error.
 
 import { parseLegId } from '@topup/ledger';
