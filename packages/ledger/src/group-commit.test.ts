@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGroupCommit, type ItemResult } from './group-commit.js';
+import { createGroupCommit, isolatingFailures, type ItemResult } from './group-commit.js';
 import { LedgerError } from './ledger-error.js';
 
 function recorder(fail?: (items: readonly number[]) => Error | undefined) {
@@ -240,5 +240,44 @@ describe('createGroupCommit', () => {
     expect(() => createGroupCommit({ maxWaitMs: 1, maxSize: 0, flush: recorder().flush })).toThrow(
       /maxSize of at least 1/,
     );
+  });
+});
+
+describe('isolatingFailures', () => {
+  const unreachable = () =>
+    Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+
+  it('applies the items of a failed batch again one at a time, so only the one at fault fails', async () => {
+    const { batches, flush } = recorder((items) => (items.includes(3) ? new Error('refused 3') : undefined));
+    const results = await isolatingFailures(flush)([1, 3, 2]);
+    expect(results.map((result) => (result.ok ? result.value : (result.error as Error).message))).toEqual([
+      10,
+      'refused 3',
+      20,
+    ]);
+    expect(batches).toEqual([[1, 3, 2], [1], [3], [2]]);
+  });
+
+  it('fails a batch whose store could not be reached whole, without trying its items one by one', async () => {
+    const { batches, flush } = recorder(() => unreachable());
+    const results = await isolatingFailures(flush)([1, 2, 3]);
+    expect(
+      results.every((result) => !result.ok && (result.error as Error).message.includes('ECONNREFUSED')),
+    ).toBe(true);
+    expect(batches).toEqual([[1, 2, 3]]);
+  });
+
+  it('stops trying items one by one once the store is found unreachable, failing the rest with that error', async () => {
+    const { batches, flush } = recorder((items) =>
+      items.length > 1 ? new Error('one of them is refused') : items[0] === 2 ? unreachable() : undefined,
+    );
+    const results = await isolatingFailures(flush)([1, 2, 3, 4]);
+    expect(results.map((result) => (result.ok ? result.value : (result.error as Error).message))).toEqual([
+      10,
+      'connect ECONNREFUSED 127.0.0.1:5432',
+      'connect ECONNREFUSED 127.0.0.1:5432',
+      'connect ECONNREFUSED 127.0.0.1:5432',
+    ]);
+    expect(batches).toEqual([[1, 2, 3, 4], [1], [2]]);
   });
 });

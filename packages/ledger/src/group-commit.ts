@@ -6,6 +6,7 @@
 // still queued is withdrawn and never applied; once its batch has started, its outcome is the batch's.
 
 import { LedgerError } from './ledger-error.js';
+import { isStoreUnavailable } from './store-unavailable.js';
 import type { WithdrawalSignal } from './withdrawal-signal.js';
 
 /** One item's result from a flush: its own value, or its own error. */
@@ -158,8 +159,35 @@ export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): Grou
 }
 
 /**
+ * Applies `items` one at a time with `apply`, so one item that cannot be applied fails alone. Once the
+ * store is found unreachable the items left fail with that error at once, instead of each waiting out its
+ * own connection timeout.
+ */
+export async function oneAtATime<I, O>(
+  items: readonly I[],
+  apply: (item: I) => Promise<O>,
+): Promise<ItemResult<O>[]> {
+  const results: ItemResult<O>[] = [];
+  let unreachable: unknown;
+  for (const item of items) {
+    if (unreachable !== undefined) {
+      results.push({ ok: false, error: unreachable });
+      continue;
+    }
+    try {
+      results.push({ ok: true, value: await apply(item) });
+    } catch (error) {
+      results.push({ ok: false, error });
+      if (isStoreUnavailable(error)) unreachable = error;
+    }
+  }
+  return results;
+}
+
+/**
  * A flush that, when a whole batch fails, applies its items again one at a time, so one item that cannot
- * be applied fails alone instead of holding back every item batched with it.
+ * be applied fails alone instead of holding back every item batched with it. A batch that failed because
+ * the store could not be reached fails whole: its items would only fail again one by one.
  */
 export function isolatingFailures<I, O>(
   flush: (items: readonly I[]) => Promise<ItemResult<O>[]>,
@@ -168,15 +196,14 @@ export function isolatingFailures<I, O>(
     try {
       return await flush(items);
     } catch (error) {
-      if (items.length === 1) return [{ ok: false, error }];
-      const results: ItemResult<O>[] = [];
-      for (const item of items) {
-        try {
-          results.push(...(await flush([item])));
-        } catch (single) {
-          results.push({ ok: false, error: single });
-        }
-      }
+      if (items.length === 1 || isStoreUnavailable(error)) return items.map(() => ({ ok: false, error }));
+      const results = await oneAtATime(items, async (item) => {
+        const [result] = await flush([item]);
+        if (result === undefined)
+          throw new Error('Expected one result from a flush of one item, received none.');
+        if (!result.ok) throw result.error;
+        return result.value;
+      });
       return results;
     }
   };

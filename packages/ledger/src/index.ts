@@ -16,6 +16,7 @@ export {
   type LedgerOptions,
 } from './ledger.js';
 export { LedgerError, type LedgerErrorCode } from './ledger-error.js';
+export { isStoreUnavailable } from './store-unavailable.js';
 export type { Account, AccountProfile, AccountStatus } from './accounts.js';
 export type { AuthenticatedToken, TokenInfo, TokenMode } from './tokens.js';
 export type { ChannelBalance, ChannelName } from './ledger-accounts.js';

@@ -13,7 +13,8 @@ import {
   type LegSituation,
 } from './leg-transitions.js';
 import { LedgerError } from './ledger-error.js';
-import type { ItemResult } from './group-commit.js';
+import { isStoreUnavailable } from './store-unavailable.js';
+import { oneAtATime, type ItemResult } from './group-commit.js';
 import { reviewStatement, type ReviewMark, type ReviewReason } from './leg-reviews.js';
 import { NOT_DELIVERED_REFUNDED } from './purchase-chain-legs.js';
 import {
@@ -783,19 +784,16 @@ export async function applyLegEvents(
         results[index] = { ok: true, value: outcomes[position] };
       });
     } catch (error) {
-      for (const [position, index] of wave.entries()) {
-        if (wave.length === 1) {
-          results[index] = { ok: false, error };
-          continue;
-        }
-        const item = items[position] as LegEventRequest;
-        try {
-          const [outcome] = await store.transaction((tx) => applyTogether(tx, [item], context()));
-          results[index] = { ok: true, value: outcome };
-        } catch (single) {
-          results[index] = { ok: false, error: single };
-        }
-      }
+      const alone =
+        wave.length === 1 || isStoreUnavailable(error)
+          ? items.map((): ItemResult<LegEventOutcome | undefined> => ({ ok: false, error }))
+          : await oneAtATime(items, async (item) => {
+              const [outcome] = await store.transaction((tx) => applyTogether(tx, [item], context()));
+              return outcome;
+            });
+      wave.forEach((index, position) => {
+        results[index] = alone[position] as ItemResult<LegEventOutcome | undefined>;
+      });
     }
   }
   return results;
