@@ -159,32 +159,6 @@ export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): Grou
 }
 
 /**
- * Applies `items` one at a time with `apply`, so one item that cannot be applied fails alone. Once the
- * store is found unreachable the items left fail with that error at once, instead of each waiting out its
- * own connection timeout.
- */
-export async function oneAtATime<I, O>(
-  items: readonly I[],
-  apply: (item: I) => Promise<O>,
-): Promise<ItemResult<O>[]> {
-  const results: ItemResult<O>[] = [];
-  let unreachable: unknown;
-  for (const item of items) {
-    if (unreachable !== undefined) {
-      results.push({ ok: false, error: unreachable });
-      continue;
-    }
-    try {
-      results.push({ ok: true, value: await apply(item) });
-    } catch (error) {
-      results.push({ ok: false, error });
-      if (isStoreUnavailable(error)) unreachable = error;
-    }
-  }
-  return results;
-}
-
-/**
  * A flush that, when a whole batch fails, applies its items again one at a time, so one item that cannot
  * be applied fails alone instead of holding back every item batched with it. A batch that failed because
  * the store could not be reached fails whole: its items would only fail again one by one.
@@ -197,13 +171,22 @@ export function isolatingFailures<I, O>(
       return await flush(items);
     } catch (error) {
       if (items.length === 1 || isStoreUnavailable(error)) return items.map(() => ({ ok: false, error }));
-      const results = await oneAtATime(items, async (item) => {
-        const [result] = await flush([item]);
-        if (result === undefined)
-          throw new Error('Expected one result from a flush of one item, received none.');
-        if (!result.ok) throw result.error;
-        return result.value;
-      });
+      const results: ItemResult<O>[] = [];
+      // Once the store is found unreachable, the items left fail with that error at once instead of each
+      // waiting out its own connection timeout.
+      let unreachable: unknown;
+      for (const item of items) {
+        if (unreachable !== undefined) {
+          results.push({ ok: false, error: unreachable });
+          continue;
+        }
+        try {
+          results.push(...(await flush([item])));
+        } catch (single) {
+          results.push({ ok: false, error: single });
+          if (isStoreUnavailable(single)) unreachable = single;
+        }
+      }
       return results;
     }
   };

@@ -13,8 +13,7 @@ import {
   type LegSituation,
 } from './leg-transitions.js';
 import { LedgerError } from './ledger-error.js';
-import { isStoreUnavailable } from './store-unavailable.js';
-import { oneAtATime, type ItemResult } from './group-commit.js';
+import { isolatingFailures, type ItemResult } from './group-commit.js';
 import { reviewStatement, type ReviewMark, type ReviewReason } from './leg-reviews.js';
 import { NOT_DELIVERED_REFUNDED } from './purchase-chain-legs.js';
 import {
@@ -776,25 +775,15 @@ export async function applyLegEvents(
     seen.set(request.reference, wave + 1);
     (waves[wave] ??= []).push(index);
   });
+  const inOneTransaction = isolatingFailures(async (items: readonly LegEventRequest[]) => {
+    const outcomes = await store.transaction((tx) => applyTogether(tx, items, context()));
+    return outcomes.map((value): ItemResult<LegEventOutcome | undefined> => ({ ok: true, value }));
+  });
   for (const wave of waves) {
-    const items = wave.map((index) => requests[index] as LegEventRequest);
-    try {
-      const outcomes = await store.transaction((tx) => applyTogether(tx, items, context()));
-      wave.forEach((index, position) => {
-        results[index] = { ok: true, value: outcomes[position] };
-      });
-    } catch (error) {
-      const alone =
-        wave.length === 1 || isStoreUnavailable(error)
-          ? items.map((): ItemResult<LegEventOutcome | undefined> => ({ ok: false, error }))
-          : await oneAtATime(items, async (item) => {
-              const [outcome] = await store.transaction((tx) => applyTogether(tx, [item], context()));
-              return outcome;
-            });
-      wave.forEach((index, position) => {
-        results[index] = alone[position] as ItemResult<LegEventOutcome | undefined>;
-      });
-    }
+    const outcomes = await inOneTransaction(wave.map((index) => requests[index] as LegEventRequest));
+    wave.forEach((index, position) => {
+      results[index] = outcomes[position] as ItemResult<LegEventOutcome | undefined>;
+    });
   }
   return results;
 }
