@@ -31,6 +31,8 @@ const deployFiles = ['Dockerfile', 'compose.yaml', 'healthcheck.mjs'];
 const nodeFlags = '--max-old-space-size=256';
 // The API server alone on PostgreSQL gets a larger young generation: see the README ("start scripts").
 const serverFlags = `${nodeFlags} --max-semi-space-size=32`;
+// The embedded service keeps one helper thread for V8: see the README ("start scripts").
+const embeddedFlags = `${nodeFlags} --v8-pool-size=1`;
 
 function usage(message) {
   process.stderr.write(`${message}\nusage: pnpm deploy:service DIR (a new or empty folder)\n`);
@@ -194,7 +196,7 @@ const manifest = {
   type: 'module',
   engines: readJson(path.join(root, 'package.json')).engines,
   scripts: {
-    start: `node ${nodeFlags} start.mjs`,
+    start: `node ${embeddedFlags} start.mjs`,
     'start:server': `node ${serverFlags} server.mjs`,
     'start:worker': `node ${nodeFlags} worker.mjs`,
     topup: 'node topup.mjs',

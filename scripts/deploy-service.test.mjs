@@ -327,7 +327,7 @@ describe('the folder pnpm deploy:service writes', () => {
       };
       const sink = await startCallbackSink();
       const service = await startListening(
-        ['--max-old-space-size=256', path.join(folder, 'start.mjs')],
+        ['--max-old-space-size=256', '--v8-pool-size=1', path.join(folder, 'start.mjs')],
         { cwd: '/', env },
         listeningUrl,
       );

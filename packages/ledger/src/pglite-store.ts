@@ -19,10 +19,11 @@ export interface PgliteStoreOptions {
   loadDataDir?: Blob;
 }
 
-// PostgreSQL's default of 128 MB of shared buffers lives in the WebAssembly memory from the start and
-// is never given back; the embedded store serves one process whose data the operating system caches
-// anyway, and 32 MB cut the resident memory of a fresh process by about 100 MB in our measurements.
-const sharedBuffers = '32MB';
+// PostgreSQL touches all of its shared buffers at start-up, inside WebAssembly memory that is never given
+// back, so each megabyte here is a megabyte resident for the life of the process. The embedded store
+// serves one process whose data files the operating system caches anyway: 8 MB held the benchmark's
+// embedded cases at the same rate as 32 MB, with 25 MB less resident (docs/benchmarks.md).
+const sharedBuffers = '8MB';
 
 const int8 = 20;
 const numeric = 1700;

@@ -102,11 +102,11 @@ describe('the embedded store in a data folder', () => {
     }
   });
 
-  it('runs with 32 MB of shared buffers rather than PostgreSQL’s 128 MB, which the process would hold for good', async () => {
+  it('runs with 8 MB of shared buffers rather than PostgreSQL’s 128 MB, which the process would hold for good', async () => {
     const store = await openStore({ dataDir: join(folder, 'shared-buffers') });
     try {
       const { rows } = await store.query<{ shared_buffers: string }>('SHOW shared_buffers');
-      expect(rows).toEqual([{ shared_buffers: '32MB' }]);
+      expect(rows).toEqual([{ shared_buffers: '8MB' }]);
     } finally {
       await store.close();
     }
