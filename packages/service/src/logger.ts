@@ -1,27 +1,31 @@
 // The structured logger (pino). Credentials never reach a log line: authorization headers, tokens and
-// secrets are censored wherever they appear in a logged object.
+// secrets are censored wherever they appear in a logged object or a child logger's bindings
+// (credential-censor.ts).
 
 import { pino } from 'pino';
-import type { DestinationStream, Logger } from 'pino';
-
-const redactedPaths = [
-  'authorization',
-  '*.authorization',
-  'headers.authorization',
-  'req.headers.authorization',
-  'token',
-  '*.token',
-  'secret',
-  '*.secret',
-  'secrets',
-  '*.secrets',
-];
+import type { Bindings, ChildLoggerOptions, DestinationStream, Logger } from 'pino';
+import { censorCredentials } from './credential-censor.js';
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options = {
     level,
-    redact: { paths: redactedPaths, censor: '[redacted]' },
+    formatters: { log: censorCredentials },
     base: { service: 'topup' },
   };
-  return destination === undefined ? pino(options) : pino(options, destination);
+  const logger = destination === undefined ? pino(options) : pino(options, destination);
+  // Pino formats a child's bindings with no formatter of ours, so they are censored on the way in. Every
+  // child is made from its parent's prototype, so grandchildren inherit this `child` too.
+  const pinoChild = Reflect.get(Object.getPrototypeOf(logger) as object, 'child') as Logger['child'];
+  logger.child = function <Levels extends string = never>(
+    this: Logger,
+    bindings: Bindings,
+    childOptions?: ChildLoggerOptions<Levels>,
+  ): Logger<Levels> {
+    return pinoChild.call<Logger, [Bindings, ChildLoggerOptions<Levels>?], Logger<Levels>>(
+      this,
+      censorCredentials(bindings),
+      childOptions,
+    );
+  };
+  return logger;
 }
