@@ -59,6 +59,18 @@ describe('encodeJson', () => {
     expect(() => encodeJson(success('ok', { tags: ['a'] }))).toThrow(/at data\.tags, received a list/);
   });
 
+  it('names the list entry a refused value sits in', () => {
+    expect(() => encodeJson(success('ok', { channels: [channel('1.00'), channel('2')] }))).toThrow(
+      'Expected a balance with exactly two decimals such as "1500.00" at data.channels[1].balance, received the string "2".',
+    );
+  });
+
+  it('says a refused value sits at the top when the message itself is not an object', () => {
+    expect(() => encodeJson(7 as unknown as Parameters<typeof encodeJson>[0])).toThrow(
+      'Expected a string, list or object at the top, received the number 7.',
+    );
+  });
+
   it('refuses a known list key that holds no list', () => {
     expect(() => encodeJson(success('ok', { channels: 'none' }))).toThrow(
       'Expected a list at data.channels, received the string "none".',

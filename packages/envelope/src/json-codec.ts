@@ -27,7 +27,13 @@ import { utf8Length } from './utf8-length.js';
  * ```
  */
 export function encodeJson(message: WireMessage): string {
-  return writeContent(message, '', undefined);
+  try {
+    return writeContent(message, undefined);
+  } catch (error) {
+    if (!(error instanceof MisplacedValue)) throw error;
+    const path = pathOf(error.steps);
+    throw new TypeError(error.explain(path === '' ? 'the top' : path));
+  }
 }
 
 /**
@@ -66,37 +72,90 @@ export function decodeJsonEnvelope(text: string): Envelope {
   return readEnvelope(tree, 'number');
 }
 
-function writeField(name: string, value: unknown, path: string, parentKey: string | undefined): string {
-  const key = JSON.stringify(name);
+// A value the JSON form cannot carry, thrown where it is found. The writer keeps no path on its way down
+// (building one for every field cost more than writing the field), so each level adds its step as the
+// fault passes back up, and `encodeJson` words the error once the path is whole.
+class MisplacedValue extends Error {
+  // Innermost first: a field's name, or a list entry's index.
+  readonly steps: (string | number)[] = [];
+  constructor(readonly explain: (where: string) => string) {
+    super('A value the JSON form cannot carry; encodeJson says where.');
+  }
+}
+
+function pathOf(steps: readonly (string | number)[]): string {
+  let path = '';
+  for (let index = steps.length - 1; index >= 0; index -= 1) {
+    const step = steps[index];
+    if (typeof step === 'number') path += `[${step}]`;
+    else path = path === '' ? (step ?? '') : `${path}.${step ?? ''}`;
+  }
+  return path;
+}
+
+// Envelopes use a few dozen keys over and over; quoting each once saves a string per field written.
+const quotedKeys = new Map<string, string>();
+const mostQuotedKeys = 512;
+
+function quoted(name: string): string {
+  let key = quotedKeys.get(name);
+  if (key === undefined) {
+    key = JSON.stringify(name);
+    if (quotedKeys.size < mostQuotedKeys) quotedKeys.set(name, key);
+  }
+  return key;
+}
+
+function writeField(name: string, value: unknown, parentKey: string | undefined): string {
   if (isChannelBalance(parentKey, name)) {
-    if (typeof value === 'string' && isTwoDecimalBalance(value)) return `${key}:${value}`;
-    throw new TypeError(
-      `Expected a balance with exactly two decimals such as "1500.00" at ${path}, received ${describeValue(value)}.`,
+    if (typeof value === 'string' && isTwoDecimalBalance(value)) return value;
+    throw new MisplacedValue(
+      (where) =>
+        `Expected a balance with exactly two decimals such as "1500.00" at ${where}, received ${describeValue(value)}.`,
     );
   }
   if (listEntryName(name) !== undefined) {
-    if (!Array.isArray(value))
-      throw new TypeError(`Expected a list at ${path}, received ${describeValue(value)}.`);
-    const entries = value.map((entry: unknown, index) => writeContent(entry, `${path}[${index}]`, name));
-    return `${key}:[${entries.join(',')}]`;
+    if (!Array.isArray(value)) {
+      throw new MisplacedValue((where) => `Expected a list at ${where}, received ${describeValue(value)}.`);
+    }
+    let list = '[';
+    for (let index = 0; index < value.length; index += 1) {
+      try {
+        list += (index === 0 ? '' : ',') + writeContent(value[index], name);
+      } catch (error) {
+        if (error instanceof MisplacedValue) error.steps.push(index);
+        throw error;
+      }
+    }
+    return `${list}]`;
   }
-  return `${key}:${writeContent(value, path, name)}`;
+  return writeContent(value, name);
 }
 
 // `ownKey` is the key the value sits under (a list entry's is its list's key): its fields' parent key.
-function writeContent(value: unknown, path: string, ownKey: string | undefined): string {
+function writeContent(value: unknown, ownKey: string | undefined): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const fields = Object.entries(value).map(([field, fieldValue]) =>
-      writeField(field, fieldValue, path === '' ? field : `${path}.${field}`, ownKey),
-    );
-    return `{${fields.join(',')}}`;
+    const fields = value as Record<string, unknown>;
+    let text = '{';
+    for (const field in fields) {
+      if (!Object.hasOwn(fields, field)) continue;
+      try {
+        text += `${text === '{' ? '' : ','}${quoted(field)}:${writeField(field, fields[field], ownKey)}`;
+      } catch (error) {
+        if (error instanceof MisplacedValue) error.steps.push(field);
+        throw error;
+      }
+    }
+    return `${text}}`;
   }
-  const where = path === '' ? 'the top' : path;
   if (Array.isArray(value)) {
-    throw new TypeError(
-      `Expected a string or object at ${where}, received a list under a key that is not a known list.`,
+    throw new MisplacedValue(
+      (where) =>
+        `Expected a string or object at ${where}, received a list under a key that is not a known list.`,
     );
   }
-  throw new TypeError(`Expected a string, list or object at ${where}, received ${describeValue(value)}.`);
+  throw new MisplacedValue(
+    (where) => `Expected a string, list or object at ${where}, received ${describeValue(value)}.`,
+  );
 }
