@@ -371,7 +371,9 @@ function requestGenerators(
           },
           { weight: 1, arbitrary: junk },
         ),
-        note: fc.constantFrom('victim payroll march', 'attacker note'),
+        // Not the victim's note: a send stored with it is the attacker's own, and the attacker's later
+        // list_transactions would show it back, which reads as a leak of the victim's text.
+        note: fc.constantFrom('attacker payroll march', 'attacker note'),
       },
       { requiredKeys: ['recipients'] },
     ),
