@@ -2,8 +2,9 @@
 // a purchase carried by two providers (named by its leg id) and a result carrying evidence of what it moved
 // go through the table under the transaction's row lock, group-committed with the other leg events; a whole
 // transaction's plain result (the simulator's, which carries no evidence) is group-committed with other
-// resolutions, the table's whole-transaction rows written as SQL. Whatever path it took, a result that contradicts what is recorded moves no money: it waits for an
-// operator with its evidence, is counted, and is logged at error.
+// resolutions, the table's whole-transaction rows written as SQL. Whatever path it took, a result that
+// contradicts what is recorded moves no money: it waits for an operator with its evidence, is counted, and
+// is logged at error.
 
 import { parseLegId } from '@topup/ledger';
 import type {
