@@ -72,7 +72,22 @@ const qualityValue = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
  * ```
  */
 export function negotiateResponse(accept: string | undefined): ResponseNegotiation {
-  const ranges = parseAccept(accept ?? '');
+  const header = accept ?? '';
+  const known = negotiated.get(header);
+  if (known !== undefined) return known;
+  const answer = negotiate(header);
+  if (negotiated.size >= negotiatedLimit) negotiated.clear();
+  negotiated.set(header, answer);
+  return answer;
+}
+
+// A client sends the same Accept header on every call, so the answer to each header is kept: the parse
+// was a per cent of the server's CPU per request. Bounded, since the header is the client's to choose.
+const negotiatedLimit = 64;
+const negotiated = new Map<string, ResponseNegotiation>();
+
+function negotiate(accept: string): ResponseNegotiation {
+  const ranges = parseAccept(accept);
   let best: { format: WireFormat; mediaType: string; quality: number; order: number } | undefined;
   for (const format of formatsInPreference) {
     for (const mediaType of mediaTypesOf[format]) {
