@@ -67,6 +67,18 @@ describe('negotiateResponse', () => {
     expect(negotiateResponse(accept).contentType).toBe(contentType);
   });
 
+  it('answers a header it has seen before as it did the first time, however many others came between', () => {
+    const first = negotiateResponse('application/*;q=0.5, text/xml');
+    for (let index = 0; index < 200; index += 1)
+      negotiateResponse(`application/json;q=0.${String(index % 10)}`);
+    expect(negotiateResponse('application/*;q=0.5, text/xml')).toEqual(first);
+    expect(first).toEqual({ format: 'xml', contentType: 'text/xml; charset=utf-8' });
+    expect(negotiateResponse('application/json;q=0')).toEqual({
+      format: 'json',
+      contentType: 'application/json; charset=utf-8',
+    });
+  });
+
   it('picks the format responseFormat gives, and a Content-Type requestFormat reads back as it', () => {
     for (const accept of ['application/xml', 'text/xml', 'application/json', '*/*', 'text/*', 'x']) {
       const { format, contentType } = negotiateResponse(accept);
