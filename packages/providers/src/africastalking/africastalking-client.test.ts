@@ -94,7 +94,7 @@ describe('callAfricasTalking', () => {
     expect(answer).toMatchObject({ problem: expect.stringMatching(/^the connection failed \(/) as unknown });
   });
 
-  it('never quotes the apiKey, even where fetch’s own error does', async () => {
+  it('never quotes the apiKey, even when the key itself is refused as a header', async () => {
     const url = await serve(() => undefined);
     const badKey = `${apiKey}\nx`;
     const answer = await callAfricasTalking(
@@ -103,7 +103,7 @@ describe('callAfricasTalking', () => {
     );
     expect(answer.kind).toBe('no_answer');
     expect(JSON.stringify(answer)).not.toContain(apiKey);
-    expect(answer).toMatchObject({ problem: expect.stringContaining('[apiKey]') as unknown });
+    expect(answer).toMatchObject({ problem: expect.stringMatching(/^the connection failed \(/) as unknown });
   });
 });
 

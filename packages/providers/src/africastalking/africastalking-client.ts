@@ -4,6 +4,8 @@
 // The same split as the Daraja client's; nothing here repeats a call. The apiKey travels in a header
 // only, and is blotted out of any problem text should a failure ever quote it.
 
+import { exchange } from '../http-exchange.js';
+
 /**
  * Where Africa's Talking is and how long to wait for it.
  *
@@ -67,16 +69,21 @@ const codeOf = (value: unknown): unknown =>
   typeof value === 'object' && value !== null ? (value as { code?: unknown }).code : undefined;
 
 /** The socket error's code Node's fetch carries in `cause` (the first attempt's, when it tried several). */
+/** The socket's error: the cause fetch wraps it in, or the error itself as the built-in client gives it. */
+function socketErrorOf(error: unknown): unknown {
+  return error instanceof Error ? (error.cause ?? error) : undefined;
+}
+
 function causeCode(error: unknown): string | undefined {
-  const cause: unknown = error instanceof Error ? error.cause : undefined;
+  const cause = socketErrorOf(error);
   const code = codeOf(cause) ?? (cause instanceof AggregateError ? codeOf(cause.errors[0]) : undefined);
   return typeof code === 'string' ? code : undefined;
 }
 
 /**
- * Whether fetch failed before any connection was made, so the request never reached the provider.
- * Node's fetch puts the socket's error in `cause`; with both IPv4 and IPv6 tried it is an AggregateError,
- * which counts only when every attempt failed so.
+ * Whether a call failed before any connection was made, so the request never reached the provider. The
+ * socket's error is the error itself, or its `cause` as fetch wraps it; with both IPv4 and IPv6 tried it
+ * is an AggregateError, which counts only when every attempt failed so.
  *
  * @example
  * ```ts
@@ -87,14 +94,12 @@ function causeCode(error: unknown): string | undefined {
  * ```
  */
 export function neverReached(error: unknown): boolean {
-  const cause: unknown = error instanceof Error ? error.cause : undefined;
+  const cause = socketErrorOf(error);
   if (cause instanceof AggregateError && cause.errors.length > 0) {
     return cause.errors.every((attempt) => beforeConnecting.has(String(codeOf(attempt))));
   }
   return beforeConnecting.has(String(codeOf(cause)));
 }
-
-const isTimeout = (error: unknown) => error instanceof Error && error.name === 'TimeoutError';
 
 /**
  * Makes one call to Africa's Talking within the endpoint's time limit; never throws.
@@ -126,26 +131,20 @@ export async function callAfricasTalking(
       problem: blotted(`the base URL ${JSON.stringify(endpoint.baseUrl)} is not a URL`),
     };
   }
-  try {
-    const response = await fetch(url, {
-      method: call.method,
-      headers: call.headers,
-      ...(call.body === undefined ? {} : { body: call.body }),
-      signal: AbortSignal.timeout(endpoint.timeoutMs),
-    });
-    return { kind: 'answered', status: response.status, text: await response.text() };
-  } catch (error) {
-    if (isTimeout(error)) {
-      return { kind: 'no_answer', problem: `no answer within ${String(endpoint.timeoutMs)} ms` };
-    }
-    const code = causeCode(error);
-    if (neverReached(error)) {
-      return { kind: 'not_sent', problem: `${url.host} could not be reached (${code ?? 'no connection'})` };
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    return {
-      kind: 'no_answer',
-      problem: blotted(`the connection failed (${code === undefined ? message : `${message}: ${code}`})`),
-    };
+  const outcome = await exchange(url, { ...call, timeoutMs: endpoint.timeoutMs });
+  if (outcome.kind === 'answered') return outcome;
+  if (outcome.kind === 'timed_out') {
+    return { kind: 'no_answer', problem: `no answer within ${String(endpoint.timeoutMs)} ms` };
   }
+  const { error } = outcome;
+  const code = causeCode(error);
+  if (neverReached(error)) {
+    return { kind: 'not_sent', problem: `${url.host} could not be reached (${code ?? 'no connection'})` };
+  }
+  return {
+    kind: 'no_answer',
+    problem: blotted(
+      `the connection failed (${code === undefined ? error.message : `${error.message}: ${code}`})`,
+    ),
+  };
 }

@@ -5,6 +5,7 @@
 
 import type { IssuedToken, SharedAccessToken } from '../shared-access-token.js';
 import { darajaErrorOf, isTokenRejected, type DarajaError } from './daraja-error.js';
+import { exchange } from '../http-exchange.js';
 import { objectOf, parsedJson, textOf } from '../tolerant-json.js';
 
 /**
@@ -22,7 +23,10 @@ export interface DarajaEndpoint {
   readonly baseUrl: string;
   /** Longest wait for one answer. */
   readonly timeoutMs: number;
-  /** Replaceable for tests; the global fetch by default. */
+  /**
+   * A fetch to send every call through instead of the built-in client, which keeps its connections open
+   * between calls.
+   */
   readonly fetch?: typeof fetch;
 }
 
@@ -46,37 +50,51 @@ export type DarajaAnswer =
   /** The call never reached Daraja (no token could be had, or the connection was refused): nothing taken. */
   | { readonly kind: 'not_sent'; readonly problem: string };
 
-/** Whether fetch failed because nothing listened: the request was never sent. */
-function connectionRefused(error: unknown): boolean {
-  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-  return cause?.code === 'ECONNREFUSED';
+/** Whether a call failed because nothing listened: the request was never sent. */
+function connectionRefused(error: Error): boolean {
+  // fetch wraps the socket's error as its cause; the built-in client hands it back as it is.
+  const failure = (error.cause ?? error) as { code?: unknown };
+  return failure.code === 'ECONNREFUSED';
 }
 
-async function send(endpoint: DarajaEndpoint, path: string, init: RequestInit): Promise<DarajaAnswer> {
-  const fetchFn = endpoint.fetch ?? fetch;
-  let response: Response;
-  let text: string;
+interface DarajaRequest {
+  readonly method: 'GET' | 'POST';
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
+
+async function viaFetch(fetchFn: typeof fetch, url: URL, call: DarajaRequest, timeoutMs: number) {
   try {
-    response = await fetchFn(new URL(path, endpoint.baseUrl), {
-      ...init,
-      signal: AbortSignal.timeout(endpoint.timeoutMs),
-    });
-    text = await response.text();
+    const response = await fetchFn(url, { ...call, signal: AbortSignal.timeout(timeoutMs) });
+    return { kind: 'answered', status: response.status, text: await response.text() } as const;
   } catch (error) {
-    const timedOut = error instanceof Error && error.name === 'TimeoutError';
-    if (!timedOut && connectionRefused(error)) {
-      return { kind: 'not_sent', problem: 'the connection was refused' };
-    }
-    return {
-      kind: 'no_answer',
-      problem: timedOut
-        ? `no answer within ${String(endpoint.timeoutMs)} ms`
-        : `the connection failed (${error instanceof Error ? error.message : String(error)})`,
-    };
+    if (error instanceof Error && error.name === 'TimeoutError') return { kind: 'timed_out' } as const;
+    return { kind: 'failed', error: error instanceof Error ? error : new Error(String(error)) } as const;
   }
-  if (!response.ok) return { kind: 'error', error: darajaErrorOf(response.status, text) };
+}
+
+async function send(endpoint: DarajaEndpoint, path: string, call: DarajaRequest): Promise<DarajaAnswer> {
+  let url: URL;
+  try {
+    url = new URL(path, endpoint.baseUrl);
+  } catch (error) {
+    return { kind: 'no_answer', problem: `the connection failed (${(error as Error).message})` };
+  }
+  const outcome =
+    endpoint.fetch === undefined
+      ? await exchange(url, { ...call, timeoutMs: endpoint.timeoutMs })
+      : await viaFetch(endpoint.fetch, url, call, endpoint.timeoutMs);
+  if (outcome.kind === 'timed_out') {
+    return { kind: 'no_answer', problem: `no answer within ${String(endpoint.timeoutMs)} ms` };
+  }
+  if (outcome.kind === 'failed') {
+    if (connectionRefused(outcome.error)) return { kind: 'not_sent', problem: 'the connection was refused' };
+    return { kind: 'no_answer', problem: `the connection failed (${outcome.error.message})` };
+  }
+  const { status, text } = outcome;
+  if (status < 200 || status > 299) return { kind: 'error', error: darajaErrorOf(status, text) };
   const body = objectOf(parsedJson(text));
-  if (body === undefined) return { kind: 'error', error: darajaErrorOf(response.status, text) };
+  if (body === undefined) return { kind: 'error', error: darajaErrorOf(status, text) };
   return { kind: 'ok', body };
 }
 
