@@ -68,12 +68,12 @@ const beforeConnecting = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHO
 const codeOf = (value: unknown): unknown =>
   typeof value === 'object' && value !== null ? (value as { code?: unknown }).code : undefined;
 
-/** The socket error's code Node's fetch carries in `cause` (the first attempt's, when it tried several). */
 /** The socket's error: the cause fetch wraps it in, or the error itself as the built-in client gives it. */
 function socketErrorOf(error: unknown): unknown {
   return error instanceof Error ? (error.cause ?? error) : undefined;
 }
 
+/** The socket error's code (the first attempt's, when several addresses were tried). */
 function causeCode(error: unknown): string | undefined {
   const cause = socketErrorOf(error);
   const code = codeOf(cause) ?? (cause instanceof AggregateError ? codeOf(cause.errors[0]) : undefined);
