@@ -8,7 +8,7 @@
 import type { Queryable } from './store.js';
 import { transactionColumns, transactionRecordOf, type TransactionRow } from './transaction-record.js';
 import type { TransactionRecord } from './transaction-record.js';
-import { listLegs, type TransactionLeg } from './transaction-legs.js';
+import { listLegsOf, type TransactionLeg } from './transaction-legs.js';
 
 /**
  * The reason a purchase's cancellation carries when its airtime was not delivered and the payer was
@@ -82,10 +82,12 @@ export async function listPurchasesUnderWay(
      ORDER BY created_at, reference LIMIT $2`,
     [now.toISOString(), limit],
   );
-  return Promise.all(
-    rows.map(async (row) => {
-      const transaction = transactionRecordOf(row, timeZone);
-      return { transaction, legs: await listLegs(db, transaction.reference) };
-    }),
+  const legs = await listLegsOf(
+    db,
+    rows.map((row) => row.reference),
   );
+  return rows.map((row) => ({
+    transaction: transactionRecordOf(row, timeZone),
+    legs: legs.get(row.reference) ?? [],
+  }));
 }

@@ -325,20 +325,18 @@ export interface UnsettledLeg {
   said?: string;
 }
 
-/** The legs of transaction `reference`, in the order they happen; [] when it has none or does not exist. */
-export async function listLegs(db: Queryable, reference: string): Promise<TransactionLeg[]> {
-  // A transaction with no leg row yet comes back once, with every leg column null.
-  type Joined = { [K in keyof LegRow]: LegRow[K] | null } & {
-    type: TransactionRecord['type'];
-    payment_network: string | null;
-    submitted_at: Date | null;
-  };
-  const { rows } = await db.query<Joined>(
-    `SELECT t.type, t.payment_network, t.submitted_at, ${legColumns} FROM transactions t
-     LEFT JOIN transaction_legs l ON l.reference = t.reference
-     WHERE t.reference = $1`,
-    [reference],
-  );
+/** A transaction with no leg row yet comes back once, with every leg column null. */
+type JoinedLegRow = { [K in keyof LegRow]: LegRow[K] | null } & {
+  transaction_reference: string;
+  type: TransactionRecord['type'];
+  payment_network: string | null;
+  submitted_at: Date | null;
+};
+
+const legOrder: readonly LegKind[] = ['disbursement', 'payment', 'delivery', 'refund'];
+
+/** One transaction's legs from its joined rows, with its first leg made up when only submitted_at says so. */
+function legsFrom(reference: string, rows: readonly JoinedLegRow[]): TransactionLeg[] {
   const [first] = rows;
   if (first === undefined) return [];
   const legs = rows.flatMap((row) => (row.kind === null ? [] : [legOf(row as LegRow)]));
@@ -363,8 +361,38 @@ export async function listLegs(db: Queryable, reference: string): Promise<Transa
       updatedAt: first.submitted_at,
     });
   }
-  const order: readonly LegKind[] = ['disbursement', 'payment', 'delivery', 'refund'];
-  return legs.sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
+  return legs.sort((a, b) => legOrder.indexOf(a.kind) - legOrder.indexOf(b.kind));
+}
+
+/**
+ * The legs of each transaction in `references`, in the order they happen, read in one query; a
+ * transaction with no leg, or none at all, maps to [].
+ */
+export async function listLegsOf(
+  db: Queryable,
+  references: readonly string[],
+): Promise<ReadonlyMap<string, TransactionLeg[]>> {
+  if (references.length === 0) return new Map();
+  const { rows } = await db.query<JoinedLegRow>(
+    `SELECT t.reference AS transaction_reference, t.type, t.payment_network, t.submitted_at, ${legColumns} FROM transactions t
+     LEFT JOIN transaction_legs l ON l.reference = t.reference
+     WHERE t.reference = ANY($1::text[])`,
+    [[...references]],
+  );
+  const rowsOf = new Map<string, JoinedLegRow[]>();
+  for (const row of rows) {
+    const held = rowsOf.get(row.transaction_reference);
+    if (held === undefined) rowsOf.set(row.transaction_reference, [row]);
+    else held.push(row);
+  }
+  return new Map(
+    references.map((reference) => [reference, legsFrom(reference, rowsOf.get(reference) ?? [])]),
+  );
+}
+
+/** The legs of transaction `reference`, in the order they happen; [] when it has none or does not exist. */
+export async function listLegs(db: Queryable, reference: string): Promise<TransactionLeg[]> {
+  return (await listLegsOf(db, [reference])).get(reference) ?? [];
 }
 
 /**

@@ -13,7 +13,13 @@ import {
   recordedSubmissionIds,
   unappliedWebhookCalls,
 } from '@topup/providers';
-import type { InboxEntry, ProviderResult, ProviderRoutes, WebhookEvent } from '@topup/providers';
+import type {
+  InboxEntry,
+  ProviderResult,
+  ProviderRoutes,
+  SubmissionId,
+  WebhookEvent,
+} from '@topup/providers';
 import type { Logger } from 'pino';
 import type { RoundResult } from './poll-loop.js';
 import { applyProviderResult } from './result-application.js';
@@ -32,36 +38,81 @@ export interface PushedResultsDependencies {
 }
 
 /**
+ * A stored call read by its provider's receiver: what it says, why it cannot be applied, or what the
+ * receiver threw (which fails that call alone, to be retried).
+ */
+type ParsedCall =
+  | { readonly settled: string }
+  | { readonly thrown: unknown }
+  | { readonly provider: string; readonly event: Extract<WebhookEvent, { kind: 'results' | 'reports' }> };
+
+function parsedCall(deps: PushedResultsDependencies, entry: InboxEntry): ParsedCall {
+  const provider = deps.providers.named(entry.provider);
+  if (provider?.webhooks === undefined) return { settled: `no provider ${entry.provider} in this worker` };
+  let event: WebhookEvent;
+  try {
+    event = provider.webhooks.parse(entry.call);
+  } catch (error) {
+    return { thrown: error };
+  }
+  if (event.kind === 'garbled') return { settled: 'garbled' };
+  if (event.kind === 'ignored') return { settled: `ignored: ${event.why}` };
+  return { provider: provider.name, event };
+}
+
+/**
+ * The recorded submission ids every call of a round names, read once per provider for the whole round
+ * rather than once per call: a busy inbox holds dozens of calls per round.
+ */
+async function recordedIdsOf(
+  deps: PushedResultsDependencies,
+  calls: readonly ParsedCall[],
+): Promise<ReadonlyMap<string, ReadonlyMap<string, SubmissionId>>> {
+  const named = new Map<string, Set<string>>();
+  for (const call of calls) {
+    if (!('event' in call) || call.event.kind !== 'reports') continue;
+    const ids = named.get(call.provider) ?? new Set<string>();
+    for (const report of call.event.reports) ids.add(report.providerId);
+    named.set(call.provider, ids);
+  }
+  const recorded = await Promise.all(
+    [...named].map(
+      async ([provider, ids]) =>
+        [provider, await recordedSubmissionIds(deps.store, provider, [...ids])] as const,
+    ),
+  );
+  return new Map(recorded);
+}
+
+/**
  * The results a call names, with our references: `waiting` while one of its provider ids is not recorded
  * yet, and without the reports about an id recorded for another purpose (a status query that failed says
  * nothing of the submission it asked about).
  */
-async function resultsOf(
-  deps: PushedResultsDependencies,
-  provider: string,
+function resultsOf(
   event: Extract<WebhookEvent, { kind: 'results' | 'reports' }>,
-): Promise<readonly ProviderResult[] | { readonly waiting: readonly string[] }> {
+  recorded: ReadonlyMap<string, SubmissionId> | undefined,
+): readonly ProviderResult[] | { readonly waiting: readonly string[] } {
   if (event.kind === 'results') return event.results;
   const ids = event.reports.map((report) => report.providerId);
-  const recorded = await recordedSubmissionIds(deps.store, provider, ids);
-  const unknown = ids.filter((id) => !recorded.has(id));
+  const unknown = ids.filter((id) => recorded?.has(id) !== true);
   if (unknown.length > 0) return { waiting: unknown };
   return event.reports.flatMap(({ providerId, about, ...report }) => {
-    const id = recorded.get(providerId);
+    const id = recorded?.get(providerId);
     return id === undefined || id.purpose !== about ? [] : [{ ...report, reference: id.reference }];
   });
 }
 
 /** What came of a call, or undefined when it waits for a provider id to be recorded. */
-async function outcomeOf(deps: PushedResultsDependencies, entry: InboxEntry): Promise<string | undefined> {
-  const provider = deps.providers.named(entry.provider);
-  if (provider?.webhooks === undefined) {
-    return `no provider ${entry.provider} in this worker`;
-  }
-  const event = provider.webhooks.parse(entry.call);
-  if (event.kind === 'garbled') return 'garbled';
-  if (event.kind === 'ignored') return `ignored: ${event.why}`;
-  const results = await resultsOf(deps, provider.name, event);
+async function outcomeOf(
+  deps: PushedResultsDependencies,
+  entry: InboxEntry,
+  call: ParsedCall,
+  recorded: ReadonlyMap<string, ReadonlyMap<string, SubmissionId>>,
+): Promise<string | undefined> {
+  if ('thrown' in call) throw call.thrown;
+  if ('settled' in call) return call.settled;
+  const results = resultsOf(call.event, recorded.get(call.provider));
   if ('waiting' in results) {
     const waitedMs = deps.now().getTime() - entry.receivedAt.getTime();
     return waitedMs < deps.uncorrelatedAfterMs ? undefined : `uncorrelated: ${results.waiting.join(',')}`;
@@ -69,7 +120,7 @@ async function outcomeOf(deps: PushedResultsDependencies, entry: InboxEntry): Pr
   if (results.length === 0) return 'ignored: it speaks of no submission';
   const outcomes = [];
   for (const result of results) {
-    outcomes.push((await applyProviderResult(deps, result, provider.name, `webhook ${entry.id}`)).action);
+    outcomes.push((await applyProviderResult(deps, result, call.provider, `webhook ${entry.id}`)).action);
   }
   return outcomes.join(',');
 }
@@ -94,7 +145,14 @@ export interface PushedResultsRound extends RoundResult {
 export async function applyPushedResults(deps: PushedResultsDependencies): Promise<PushedResultsRound> {
   const now = deps.now();
   const entries = await unappliedWebhookCalls(deps.store, deps.batchSize, now);
-  const settled = await Promise.allSettled(entries.map((entry) => outcomeOf(deps, entry)));
+  const calls = entries.map((entry) => ({ entry, call: parsedCall(deps, entry) }));
+  const recorded = await recordedIdsOf(
+    deps,
+    calls.map(({ call }) => call),
+  );
+  const settled = await Promise.allSettled(
+    calls.map(({ entry, call }) => outcomeOf(deps, entry, call, recorded)),
+  );
   const applied: { id: string; outcome: string }[] = [];
   const waiting = new Map<number, string[]>();
   let failed = 0;
