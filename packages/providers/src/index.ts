@@ -31,13 +31,14 @@ export {
 export type { InboxEntry } from './webhook-inbox.js';
 export {
   attemptRecorded,
+  claimCall,
   forgetAttempt,
   recordAttempt,
   recordSubmissionId,
   recordedSubmissionIds,
   submissionIdOf,
 } from './submission-ids.js';
-export type { SubmissionId } from './submission-ids.js';
+export type { CallClaim, SubmissionId } from './submission-ids.js';
 export { firstLegNetwork, routeEveryNetworkTo, routeNetworks, unservedNetwork } from './provider-routes.js';
 export type { ProviderRoutes } from './provider-routes.js';
 export { createSharedAccessToken } from './shared-access-token.js';

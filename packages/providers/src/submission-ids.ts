@@ -165,6 +165,59 @@ export async function recordAttempt(
 }
 
 /**
+ * What `claimCall` found: the call was acknowledged before (its id is recorded), this caller now holds
+ * its claim, or another holds it.
+ *
+ * @example
+ * ```ts
+ * import type { CallClaim } from '@topup/providers';
+ *
+ * const mayCall = (claim: CallClaim) => claim === 'won';
+ * ```
+ */
+export type CallClaim = 'acknowledged' | 'won' | 'held';
+
+/**
+ * Before the one call for `reference` to `provider`, in one statement: `acknowledged` when the provider's
+ * id for its submission is recorded already (no call is needed), otherwise `recordAttempt`'s claim, `won`
+ * or `held` by another. A claim held by another may have been acknowledged since; ask `submissionIdOf`.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { claimCall, migrateProviders } from '@topup/providers';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * await migrateProviders(store);
+ * await claimCall(store, 'daraja', 'TXVQYSN6XMFZTY-payment', new Date()); // 'won': call it
+ * await claimCall(store, 'daraja', 'TXVQYSN6XMFZTY-payment', new Date()); // 'held': never call it again
+ * ```
+ */
+export async function claimCall(
+  db: Queryable,
+  provider: string,
+  reference: string,
+  now: Date,
+): Promise<CallClaim> {
+  const { rows } = await db.query<{ acknowledged: boolean; won: boolean }>(
+    `WITH submitted AS (
+       SELECT 1 FROM provider_submission_ids
+       WHERE provider = $1 AND reference = $3 AND purpose = 'submission' LIMIT 1
+     ), claimed AS (
+       INSERT INTO provider_submission_ids (provider, provider_id, reference, purpose, other_id, created_at)
+       SELECT $1, $2, $3, 'attempt', '', $4::timestamptz WHERE NOT EXISTS (SELECT 1 FROM submitted)
+       ON CONFLICT (provider, provider_id) DO NOTHING
+       RETURNING 1
+     )
+     SELECT EXISTS (SELECT 1 FROM submitted) AS acknowledged, EXISTS (SELECT 1 FROM claimed) AS won`,
+    [provider, `attempt:${reference}`, reference, now.toISOString()],
+  );
+  const [row] = rows;
+  if (row?.acknowledged === true) return 'acknowledged';
+  return row?.won === true ? 'won' : 'held';
+}
+
+/**
  * Gives up the claim on a call that surely never left (the connection was refused before any byte was
  * sent), so the call counts as never made and may be made later. Only the claimant calls it.
  *

@@ -17,10 +17,11 @@ import type { LegOrder, Provider, ProviderStatus, SubmitResult } from '../provid
 import { providerTablesReady } from '../provider-migrations.js';
 import {
   attemptRecorded,
+  claimCall,
   forgetAttempt,
-  recordAttempt,
   recordSubmissionId,
   submissionIdOf,
+  type CallClaim,
 } from '../submission-ids.js';
 import { callAfricasTalking, type AfricasTalkingEndpoint } from './africastalking-client.js';
 import { AFRICASTALKING_UNDELIVERED, africastalkingWebhooks } from './africastalking-webhooks.js';
@@ -155,11 +156,9 @@ export function createAfricasTalkingProvider(options: AfricasTalkingProviderOpti
     });
     // Before the send: a store that cannot record the claim should fail before AT takes anything.
     await providerTablesReady(store);
-    const acknowledged = () => submissionIdOf(store, name, recordedAs);
-    if ((await acknowledged()) !== undefined) return { kind: 'accepted' };
-    let won: boolean;
+    let claim: CallClaim;
     try {
-      won = await recordAttempt(store, name, recordedAs, now());
+      claim = await claimCall(store, name, recordedAs, now());
     } catch {
       return {
         kind: 'unavailable',
@@ -167,7 +166,12 @@ export function createAfricasTalkingProvider(options: AfricasTalkingProviderOpti
         taken: false,
       };
     }
-    if (!won) return (await acknowledged()) === undefined ? claimedElsewhere : { kind: 'accepted' };
+    if (claim === 'acknowledged') return { kind: 'accepted' };
+    if (claim === 'held') {
+      return (await submissionIdOf(store, name, recordedAs)) === undefined
+        ? claimedElsewhere
+        : { kind: 'accepted' };
+    }
     const answer = await callAfricasTalking(endpoint, {
       method: 'POST',
       path: '/version1/airtime/send',

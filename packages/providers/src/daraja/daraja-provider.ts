@@ -26,10 +26,11 @@ import { providerTablesReady } from '../provider-migrations.js';
 import { createSharedAccessToken } from '../shared-access-token.js';
 import {
   attemptRecorded,
+  claimCall,
   forgetAttempt,
-  recordAttempt,
   recordSubmissionId,
   submissionIdOf,
+  type CallClaim,
   type SubmissionId,
 } from '../submission-ids.js';
 import { callDaraja, issueDarajaToken, type DarajaAnswer, type DarajaEndpoint } from './daraja-client.js';
@@ -213,17 +214,20 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
     ids: { readonly id: string; readonly other: string } = initiatorIds,
   ): Promise<SubmitResult> => {
     await providerTablesReady(store);
-    const acknowledgedBefore = async () => (await submissionIdOf(store, name, reference)) !== undefined;
-    if (await acknowledgedBefore()) return { kind: 'accepted' };
-    let won: boolean;
+    let claim: CallClaim;
     try {
-      won = await recordAttempt(store, name, reference, now());
+      claim = await claimCall(store, name, reference, now());
     } catch {
       // No claim could be written, so no call is made: nothing can come of it.
       return notSent;
     }
+    if (claim === 'acknowledged') return { kind: 'accepted' };
     // Lost to a claimant whose call may have been acknowledged meanwhile.
-    if (!won) return (await acknowledgedBefore()) ? { kind: 'accepted' } : claimedElsewhere;
+    if (claim === 'held') {
+      return (await submissionIdOf(store, name, reference)) === undefined
+        ? claimedElsewhere
+        : { kind: 'accepted' };
+    }
     const answer = await callDaraja(endpoint, tokens, path, body);
     if (answer.kind === 'not_sent') await forgetAttempt(store, name, reference);
     const read = acknowledged(answer, ids);
