@@ -258,8 +258,8 @@ export async function runLiveAirtimeCase(options: BenchOptions): Promise<CaseRes
           `${options.connections} connections; requests ${whole(perSecond)}/s, p50 ${p50Ms.toFixed(1)} ms, ` +
           `p95 ${p95Ms.toFixed(1)} ms; end to end ${whole(purchasesPerSecond)} purchases/s (completed per ` +
           `run: ${completed}), each completed in p50 ${whole(completionP50Ms)} ms; CPU per purchase: ` +
-          `server ${cpuMs('server').toFixed(1)} ms, worker ${cpuMs('worker').toFixed(1)} ms, harness (load ` +
-          `and fakes) ${cpuMs('harness').toFixed(1)} ms. The fakes end each STK prompt and each delivery after ${fakeDelayMs} ms, ` +
+          `server ${cpuMs('server').toFixed(2)} ms, worker ${cpuMs('worker').toFixed(2)} ms, harness (load ` +
+          `and fakes) ${cpuMs('harness').toFixed(2)} ms. The fakes end each STK prompt and each delivery after ${fakeDelayMs} ms, ` +
           `so the figures measure the service carrying the legs, not the providers' scripted delays.`,
       };
     } finally {
