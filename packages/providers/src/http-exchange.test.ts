@@ -60,6 +60,18 @@ describe('an HTTP exchange', () => {
     expect(connections()).toBe(1);
   });
 
+  it('waits past the 4 s idle limit for an answer that is slow to come, on a kept-open connection', async () => {
+    const { url, connections } = await serve((_, response) => {
+      setTimeout(() => response.end('late'), 4_500);
+    });
+    await expect(exchange(url, { method: 'GET', headers: {}, timeoutMs: 8_000 })).resolves.toEqual({
+      kind: 'answered',
+      status: 200,
+      text: 'late',
+    });
+    expect(connections()).toBe(1);
+  }, 15_000);
+
   it('gives up on an answer that does not come in time', async () => {
     const { url } = await serve(() => undefined);
     const started = Date.now();

@@ -28,6 +28,14 @@ const agentOptions = { keepAlive: true, timeout: 4_000, scheduling: 'lifo' as co
 const httpAgent = new HttpAgent(agentOptions);
 const httpsAgent = new HttpsAgent(agentOptions);
 
+/**
+ * The socket's error behind a failed call: the `cause` fetch wraps it in, or the error itself as the
+ * built-in client hands it back; undefined for a throw that is not an Error.
+ */
+export function socketErrorOf(error: unknown): unknown {
+  return error instanceof Error ? (error.cause ?? error) : undefined;
+}
+
 export function exchange(url: URL, call: HttpExchangeRequest): Promise<HttpExchange> {
   // Node refuses some requests before sending anything (a header with a line break in it, say), by
   // throwing where it would otherwise report an error: that too is handed back as a failure.

@@ -4,7 +4,7 @@
 // The same split as the Daraja client's; nothing here repeats a call. The apiKey travels in a header
 // only, and is blotted out of any problem text should a failure ever quote it.
 
-import { exchange } from '../http-exchange.js';
+import { exchange, socketErrorOf } from '../http-exchange.js';
 
 /**
  * Where Africa's Talking is and how long to wait for it.
@@ -67,11 +67,6 @@ const beforeConnecting = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHO
 
 const codeOf = (value: unknown): unknown =>
   typeof value === 'object' && value !== null ? (value as { code?: unknown }).code : undefined;
-
-/** The socket's error: the cause fetch wraps it in, or the error itself as the built-in client gives it. */
-function socketErrorOf(error: unknown): unknown {
-  return error instanceof Error ? (error.cause ?? error) : undefined;
-}
 
 /** The socket error's code (the first attempt's, when several addresses were tried). */
 function causeCode(error: unknown): string | undefined {

@@ -5,7 +5,7 @@
 
 import type { IssuedToken, SharedAccessToken } from '../shared-access-token.js';
 import { darajaErrorOf, isTokenRejected, type DarajaError } from './daraja-error.js';
-import { exchange } from '../http-exchange.js';
+import { exchange, socketErrorOf } from '../http-exchange.js';
 import { objectOf, parsedJson, textOf } from '../tolerant-json.js';
 
 /**
@@ -52,9 +52,7 @@ export type DarajaAnswer =
 
 /** Whether a call failed because nothing listened: the request was never sent. */
 function connectionRefused(error: Error): boolean {
-  // fetch wraps the socket's error as its cause; the built-in client hands it back as it is.
-  const failure = (error.cause ?? error) as { code?: unknown };
-  return failure.code === 'ECONNREFUSED';
+  return (socketErrorOf(error) as { code?: unknown }).code === 'ECONNREFUSED';
 }
 
 interface DarajaRequest {
