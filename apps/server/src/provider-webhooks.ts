@@ -3,9 +3,10 @@
 // or no token configured all answer a plain 404, so the route reveals nothing), and a provider's own list
 // (DARAJA_ALLOWED_SOURCES) or else PROVIDER_WEBHOOK_SOURCES, when set, narrows who may call to those
 // addresses, read through TRUST_PROXY.
-// The call is stored in the providers' inbox before it is answered, once per provider event id, and
-// answered in the form its provider expects; the worker applies it. A call that cannot be read is stored
-// too, for inspection; nothing in a body can make this route throw.
+// The call is stored in the providers' inbox before it is answered (with the calls that arrived meanwhile,
+// in one statement), once per provider event id, and answered in the form its provider expects; the
+// worker applies it. A call that cannot be read is stored too, for inspection; nothing in a body can make
+// this route throw.
 // A flood is refused, never stored: each source address has a rate (PROVIDER_WEBHOOK_RATE_LIMIT), and a
 // provider with PROVIDER_INBOX_LIMIT calls waiting is answered 429 until the worker catches up, so the
 // inbox stays bounded without dropping anything it holds. The token never reaches a log: the request's
@@ -13,9 +14,9 @@
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { BlockList } from 'node:net';
-import type { ProviderRoutes } from '@topup/providers';
-import { storeWebhookCall } from '@topup/providers';
-import type { Store } from '@topup/ledger';
+import type { ProviderRoutes, ReceivedWebhookCall } from '@topup/providers';
+import { storeWebhookCalls } from '@topup/providers';
+import { createGroupCommit, isolatingFailures, type Store } from '@topup/ledger';
 import { sourceRange } from '@topup/service';
 import type { Config } from '@topup/service';
 import { createInboxFill } from './inbox-fill.js';
@@ -72,6 +73,14 @@ function plain(ctx: { status: number; type: string; body: unknown }, status: num
 export function providerWebhooks(deps: ProviderWebhookDependencies): Middleware<ApiState> {
   const { config, store, providers, webhookRateLimiter } = deps;
   const inboxFill = createInboxFill(store, config.providerInboxLimit);
+  // Calls that arrive while others are being stored are stored together, in one statement and commit.
+  const inbox = createGroupCommit<ReceivedWebhookCall, boolean>({
+    maxWaitMs: 0,
+    maxSize: 64,
+    flush: isolatingFailures(async (calls) =>
+      (await storeWebhookCalls(store, calls, new Date())).map((value) => ({ ok: true, value })),
+    ),
+  });
   const token = config.providerWebhookToken;
   const expected = token === undefined ? undefined : digest(token);
   const allowedByDefault = allowListOf(config.providerWebhookSources);
@@ -134,7 +143,7 @@ export function providerWebhooks(deps: ProviderWebhookDependencies): Middleware<
         plain(ctx, 429, 'too many calls waiting, try again later');
         return;
       }
-      const stored = await storeWebhookCall(store, name, call, parsed, new Date());
+      const stored = await inbox.submit({ provider: name, call, event: parsed });
       if (stored && (parsed.kind === 'results' || parsed.kind === 'reports')) inboxFill.stored(name);
       ctx.state.log.info(
         { provider: name, event: call.event, kind: parsed.kind, repeated: !stored },

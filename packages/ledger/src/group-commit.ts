@@ -9,9 +9,32 @@ import { LedgerError } from './ledger-error.js';
 import { isStoreUnavailable } from './store-unavailable.js';
 import type { WithdrawalSignal } from './withdrawal-signal.js';
 
-/** One item's result from a flush: its own value, or its own error. */
+/**
+ * One item's result from a flush: its own value, or its own error.
+ *
+ * @example
+ * ```ts
+ * import type { ItemResult } from '@topup/ledger';
+ *
+ * const stored: ItemResult<boolean> = { ok: true, value: true };
+ * ```
+ */
 export type ItemResult<O> = { ok: true; value: O } | { ok: false; error: unknown };
 
+/**
+ * How a group commit gathers its items and applies a batch.
+ *
+ * @example
+ * ```ts
+ * import type { GroupCommitOptions } from '@topup/ledger';
+ *
+ * const options: GroupCommitOptions<string, number> = {
+ *   maxWaitMs: 0,
+ *   maxSize: 100,
+ *   flush: async (items) => items.map((item) => ({ ok: true, value: item.length })),
+ * };
+ * ```
+ */
 export interface GroupCommitOptions<I, O> {
   maxWaitMs: number;
   maxSize: number;
@@ -25,6 +48,16 @@ export interface GroupCommitOptions<I, O> {
   flush: (items: readonly I[]) => Promise<ItemResult<O>[]>;
 }
 
+/**
+ * A group-commit queue: `submit` answers each item with its own result, once its batch is applied.
+ *
+ * @example
+ * ```ts
+ * import type { GroupCommit } from '@topup/ledger';
+ *
+ * const lengthOf = (queue: GroupCommit<string, number>) => queue.submit('TXVQYSN6XMFZTY');
+ * ```
+ */
 export interface GroupCommit<I, O> {
   /** Queues `item`; an abort of `signal` before its batch starts withdraws it with the signal's reason. */
   submit(item: I, signal?: WithdrawalSignal): Promise<O>;
@@ -47,7 +80,22 @@ function withdrawalError(signal: WithdrawalSignal): Error {
     : new Error(`Expected the item to wait for its batch, received an abort (${String(reason)}).`);
 }
 
-/** A group-commit queue in front of `flush`. */
+/**
+ * A group-commit queue in front of `flush`: what is submitted while a batch is applied becomes the next
+ * batch, so one statement serves every caller that arrived meanwhile.
+ *
+ * @example
+ * ```ts
+ * import { createGroupCommit } from '@topup/ledger';
+ *
+ * const lengths = createGroupCommit<string, number>({
+ *   maxWaitMs: 0,
+ *   maxSize: 100,
+ *   flush: async (items) => items.map((item) => ({ ok: true, value: item.length })),
+ * });
+ * await Promise.all([lengths.submit('a'), lengths.submit('bb')]); // [1, 2], from one flush
+ * ```
+ */
 export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): GroupCommit<I, O> {
   const { maxWaitMs, maxSize, flush } = options;
   const weight = options.weight ?? (() => 1);
@@ -162,6 +210,21 @@ export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): Grou
  * A flush that, when a whole batch fails, applies its items again one at a time, so one item that cannot
  * be applied fails alone instead of holding back every item batched with it. A batch that failed because
  * the store could not be reached fails whole: its items would only fail again one by one.
+ *
+ * @example
+ * ```ts
+ * import { createGroupCommit, isolatingFailures } from '@topup/ledger';
+ *
+ * const checked = createGroupCommit<number, number>({
+ *   maxWaitMs: 0,
+ *   maxSize: 100,
+ *   flush: isolatingFailures(async (items) => {
+ *     if (items.some((item) => item < 0)) throw new RangeError('negative');
+ *     return items.map((item) => ({ ok: true, value: item }));
+ *   }),
+ * });
+ * await checked.submit(1); // 1, even when batched with a -1, which alone fails
+ * ```
  */
 export function isolatingFailures<I, O>(
   flush: (items: readonly I[]) => Promise<ItemResult<O>[]>,

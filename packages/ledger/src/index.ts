@@ -17,6 +17,8 @@ export {
 } from './ledger.js';
 export { LedgerError, type LedgerErrorCode } from './ledger-error.js';
 export { isStoreUnavailable } from './store-unavailable.js';
+export { createGroupCommit, isolatingFailures } from './group-commit.js';
+export type { GroupCommit, GroupCommitOptions, ItemResult } from './group-commit.js';
 export type { Account, AccountProfile, AccountStatus } from './accounts.js';
 export type { AuthenticatedToken, TokenInfo, TokenMode } from './tokens.js';
 export type { ChannelBalance, ChannelName } from './ledger-accounts.js';

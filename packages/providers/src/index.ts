@@ -25,10 +25,11 @@ export {
   deferWebhookCalls,
   markWebhookCallsApplied,
   storeWebhookCall,
+  storeWebhookCalls,
   unappliedWebhookCalls,
   waitingWebhookCalls,
 } from './webhook-inbox.js';
-export type { InboxEntry } from './webhook-inbox.js';
+export type { InboxEntry, ReceivedWebhookCall } from './webhook-inbox.js';
 export {
   attemptRecorded,
   claimCall,

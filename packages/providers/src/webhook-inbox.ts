@@ -24,6 +24,91 @@ export interface InboxEntry {
 }
 
 /**
+ * One webhook call to store: its provider, the call as it came, and what the provider's receiver read in
+ * it.
+ *
+ * @example
+ * ```ts
+ * import type { ReceivedWebhookCall } from '@topup/providers';
+ *
+ * const garbled: ReceivedWebhookCall = {
+ *   provider: 'daraja',
+ *   call: { event: 'stk', contentType: 'application/json', body: '{' },
+ *   event: { kind: 'garbled', problem: 'the body is not JSON' },
+ * };
+ * ```
+ */
+export interface ReceivedWebhookCall {
+  readonly provider: string;
+  readonly call: WebhookCall;
+  readonly event: WebhookEvent;
+}
+
+/**
+ * Stores webhook calls received at `now` in one statement, in order, each with what its provider's
+ * receiver read in it. Answers, call by call, false when its provider's event id was stored already (a
+ * repeated call, answered like the first), including by an earlier call of the same batch.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { createSandboxSimulator, migrateProviders, storeWebhookCalls } from '@topup/providers';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * await migrateProviders(store);
+ * const simulator = createSandboxSimulator(store, { delayMs: 0 });
+ * const call = { event: 'result', contentType: 'application/json', body: '{}' };
+ * const event = simulator.webhooks!.parse(call);
+ * await storeWebhookCalls(store, [{ provider: simulator.name, call, event }], new Date()); // [true]
+ * ```
+ */
+export async function storeWebhookCalls(
+  db: Queryable,
+  calls: readonly ReceivedWebhookCall[],
+  now: Date,
+): Promise<boolean[]> {
+  if (calls.length === 0) return [];
+  const eventIdOf = ({ event }: ReceivedWebhookCall) => (event.kind === 'garbled' ? null : event.eventId);
+  // Only results wait for the worker; what cannot be applied is settled as it is stored.
+  const settledOf = ({ event }: ReceivedWebhookCall) => event.kind !== 'results' && event.kind !== 'reports';
+  // Inserted in the calls' order, so the worker, which applies the oldest id first, applies them so too.
+  const { rows } = await db.query<{ provider: string; event_id: string }>(
+    `INSERT INTO provider_webhook_inbox (provider, event, event_id, content_type, body, problem, received_at,
+       applied_at, outcome)
+     SELECT u.provider, u.event, u.event_id, u.content_type, u.body, u.problem, $7::timestamptz,
+       CASE WHEN u.settled THEN $7::timestamptz END, u.outcome
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $8::boolean[],
+       $9::text[]) WITH ORDINALITY AS u (provider, event, event_id, content_type, body, problem, settled,
+       outcome, position)
+     ORDER BY u.position
+     ON CONFLICT (provider, event_id) WHERE event_id IS NOT NULL DO NOTHING
+     RETURNING provider, event_id`,
+    [
+      calls.map((call) => call.provider),
+      calls.map(({ call }) => call.event),
+      calls.map(eventIdOf),
+      calls.map(({ call }) => call.contentType),
+      calls.map(({ call }) => call.body),
+      calls.map(({ event }) => (event.kind === 'garbled' ? event.problem : '')),
+      now.toISOString(),
+      calls.map(settledOf),
+      calls.map(({ event }) =>
+        event.kind === 'ignored' ? `ignored: ${event.why}` : event.kind === 'garbled' ? 'garbled' : '',
+      ),
+    ],
+  );
+  // A call without an event id cannot conflict, so it was stored; one with an id was if its id came
+  // back, and only the first of the batch's calls with that id.
+  const keyOf = (provider: string, eventId: string) => JSON.stringify([provider, eventId]);
+  const unclaimed = new Set(rows.map((row) => keyOf(row.provider, row.event_id)));
+  return calls.map((call) => {
+    const eventId = eventIdOf(call);
+    if (eventId === null) return true;
+    return unclaimed.delete(keyOf(call.provider, eventId));
+  });
+}
+
+/**
  * Stores a webhook call with what its provider's receiver read in it. Returns false when the provider's
  * event id was stored already (a repeated call), which is answered like the first.
  *
@@ -47,30 +132,8 @@ export async function storeWebhookCall(
   event: WebhookEvent,
   now: Date,
 ): Promise<boolean> {
-  const eventId = event.kind === 'garbled' ? null : event.eventId;
-  // Only results wait for the worker; what cannot be applied is settled as it is stored.
-  const settled = event.kind !== 'results' && event.kind !== 'reports';
-  const outcome =
-    event.kind === 'ignored' ? `ignored: ${event.why}` : event.kind === 'garbled' ? 'garbled' : '';
-  const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO provider_webhook_inbox (provider, event, event_id, content_type, body, problem, received_at,
-       applied_at, outcome)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, CASE WHEN $8::boolean THEN $7::timestamptz END, $9)
-     ON CONFLICT (provider, event_id) WHERE event_id IS NOT NULL DO NOTHING
-     RETURNING id`,
-    [
-      provider,
-      call.event,
-      eventId,
-      call.contentType,
-      call.body,
-      event.kind === 'garbled' ? event.problem : '',
-      now.toISOString(),
-      settled,
-      outcome,
-    ],
-  );
-  return rows.length > 0;
+  const [stored] = await storeWebhookCalls(db, [{ provider, call, event }], now);
+  return stored === true;
 }
 
 /**
