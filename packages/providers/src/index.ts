@@ -33,9 +33,11 @@ export type { InboxEntry, ReceivedWebhookCall } from './webhook-inbox.js';
 export {
   attemptRecorded,
   claimCall,
+  claimCalls,
   forgetAttempt,
   recordAttempt,
   recordSubmissionId,
+  recordSubmissionIds,
   recordedSubmissionIds,
   submissionIdOf,
 } from './submission-ids.js';

@@ -1,7 +1,15 @@
 import { openStore, type Store } from '@topup/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateProviders } from './provider-migrations.js';
-import { claimCall, forgetAttempt, recordSubmissionId, submissionIdOf } from './submission-ids.js';
+import { createSubmissionBatches } from './submission-batches.js';
+import {
+  claimCall,
+  claimCalls,
+  forgetAttempt,
+  recordSubmissionId,
+  recordSubmissionIds,
+  submissionIdOf,
+} from './submission-ids.js';
 
 describe('claimCall', () => {
   let store: Store;
@@ -57,5 +65,77 @@ describe('claimCall', () => {
       providerId: 'ATQid_1',
     });
     expect(await claimCall(store, 'africastalking', 'TXREFUSED-delivery', now)).toBe('acknowledged');
+  });
+
+  it('answers each claim of a batch as if alone, the first of two claims of one call winning', async () => {
+    await recordSubmissionIds(
+      store,
+      [
+        {
+          provider: 'daraja',
+          providerId: 'ws_CO_2',
+          reference: 'TXB-payment',
+          purpose: 'submission',
+          otherId: '',
+        },
+        {
+          provider: 'daraja',
+          providerId: 'ws_CO_2',
+          reference: 'TXB-payment',
+          purpose: 'submission',
+          otherId: '',
+        },
+      ],
+      now,
+    );
+    await claimCall(store, 'daraja', 'TXHELD-payment', now);
+    const claims = await claimCalls(
+      store,
+      [
+        { provider: 'daraja', reference: 'TXA-payment' },
+        { provider: 'daraja', reference: 'TXB-payment' },
+        { provider: 'daraja', reference: 'TXA-payment' },
+        { provider: 'daraja', reference: 'TXHELD-payment' },
+        { provider: 'africastalking', reference: 'TXA-payment' },
+      ],
+      now,
+    );
+    expect(claims).toEqual(['won', 'acknowledged', 'held', 'held', 'won']);
+  });
+});
+
+describe('submission batches', () => {
+  let store: Store;
+
+  beforeAll(async () => {
+    store = await openStore({ dataDir: 'memory://' });
+    await migrateProviders(store);
+  });
+  afterAll(() => store.close());
+
+  it('lets exactly one of many concurrent claims of one call win, and records every id', async () => {
+    const batches = createSubmissionBatches(store, () => new Date('2026-11-28T09:00:00Z'));
+    const claims = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => batches.claim('daraja', `TX${String(index % 5)}-payment`)),
+    );
+    expect(claims.filter((claim) => claim === 'won')).toHaveLength(5);
+    expect(claims.slice(0, 5)).toEqual(['won', 'won', 'won', 'won', 'won']);
+    await Promise.all(
+      [0, 1, 2].map((index) =>
+        batches.remember({
+          provider: 'daraja',
+          providerId: `ws_CO_${String(index)}`,
+          reference: `TX${String(index)}-payment`,
+          purpose: 'submission',
+          otherId: '',
+        }),
+      ),
+    );
+    for (const index of [0, 1, 2]) {
+      expect(await submissionIdOf(store, 'daraja', `TX${String(index)}-payment`)).toMatchObject({
+        providerId: `ws_CO_${String(index)}`,
+      });
+    }
+    await expect(batches.claim('daraja', 'TX0-payment')).resolves.toBe('acknowledged');
   });
 });

@@ -33,6 +33,46 @@ export interface SubmissionId {
 }
 
 /**
+ * Records the ids providers gave submissions, in one statement; recording one again changes nothing.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { migrateProviders, recordSubmissionIds } from '@topup/providers';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * await migrateProviders(store);
+ * await recordSubmissionIds(store, [
+ *   { provider: 'daraja', providerId: 'ws_CO_1', reference: 'TXA-payment', purpose: 'submission', otherId: '' },
+ *   { provider: 'daraja', providerId: 'ws_CO_2', reference: 'TXB-payment', purpose: 'submission', otherId: '' },
+ * ], new Date());
+ * ```
+ */
+export async function recordSubmissionIds(
+  db: Queryable,
+  ids: readonly SubmissionId[],
+  now: Date,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(
+    `INSERT INTO provider_submission_ids (provider, provider_id, reference, purpose, other_id, created_at)
+     SELECT u.provider, u.provider_id, u.reference, u.purpose, u.other_id, $6::timestamptz
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
+       AS u (provider, provider_id, reference, purpose, other_id, position)
+     ORDER BY u.position
+     ON CONFLICT (provider, provider_id) DO NOTHING`,
+    [
+      ids.map((id) => id.provider),
+      ids.map((id) => id.providerId),
+      ids.map((id) => id.reference),
+      ids.map((id) => id.purpose),
+      ids.map((id) => id.otherId),
+      now.toISOString(),
+    ],
+  );
+}
+
+/**
  * Records the id a provider gave a submission; recording it again changes nothing.
  *
  * @example
@@ -49,12 +89,7 @@ export interface SubmissionId {
  * ```
  */
 export async function recordSubmissionId(db: Queryable, id: SubmissionId, now: Date): Promise<void> {
-  await db.query(
-    `INSERT INTO provider_submission_ids (provider, provider_id, reference, purpose, other_id, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6::timestamptz)
-     ON CONFLICT (provider, provider_id) DO NOTHING`,
-    [id.provider, id.providerId, id.reference, id.purpose, id.otherId, now.toISOString()],
-  );
+  await recordSubmissionIds(db, [id], now);
 }
 
 /**
@@ -178,9 +213,59 @@ export async function recordAttempt(
 export type CallClaim = 'acknowledged' | 'won' | 'held';
 
 /**
- * Before the one call for `reference` to `provider`, in one statement: `acknowledged` when the provider's
- * id for its submission is recorded already (no call is needed), otherwise `recordAttempt`'s claim, `won`
- * or `held` by another. A claim held by another may have been acknowledged since; ask `submissionIdOf`.
+ * Before the one call for each `reference` to its `provider`, all in one statement: `acknowledged` when
+ * the provider's id for its submission is recorded already (no call is needed), otherwise
+ * `recordAttempt`'s claim, `won` or `held` by another. Of two claims of one call in the same batch, the
+ * first wins. A claim held by another may have been acknowledged since; ask `submissionIdOf`.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from '@topup/ledger';
+ * import { claimCalls, migrateProviders } from '@topup/providers';
+ *
+ * const store = await openStore({ dataDir: 'memory://' });
+ * await migrateProviders(store);
+ * const call = { provider: 'daraja', reference: 'TXVQYSN6XMFZTY-payment' };
+ * await claimCalls(store, [call, call], new Date()); // ['won', 'held']
+ * ```
+ */
+export async function claimCalls(
+  db: Queryable,
+  calls: readonly { readonly provider: string; readonly reference: string }[],
+  now: Date,
+): Promise<CallClaim[]> {
+  if (calls.length === 0) return [];
+  const { rows } = await db.query<{ acknowledged: number[] | null; won: [string, string][] | null }>(
+    `WITH asked AS (
+       SELECT * FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS a (provider, reference, position)
+     ), submitted AS (
+       SELECT a.position FROM asked a
+       WHERE EXISTS (SELECT 1 FROM provider_submission_ids s
+         WHERE s.provider = a.provider AND s.reference = a.reference AND s.purpose = 'submission')
+     ), claimed AS (
+       INSERT INTO provider_submission_ids (provider, provider_id, reference, purpose, other_id, created_at)
+       SELECT a.provider, 'attempt:' || a.reference, a.reference, 'attempt', '', $3::timestamptz
+       FROM asked a WHERE a.position NOT IN (SELECT position FROM submitted)
+       ORDER BY a.position
+       ON CONFLICT (provider, provider_id) DO NOTHING
+       RETURNING provider, reference
+     )
+     SELECT (SELECT array_agg(position::int) FROM submitted) AS acknowledged,
+       (SELECT json_agg(json_build_array(provider, reference)) FROM claimed) AS won`,
+    [calls.map((call) => call.provider), calls.map((call) => call.reference), now.toISOString()],
+  );
+  const [row] = rows;
+  const acknowledged = new Set(row?.acknowledged ?? []);
+  const keyOf = (provider: string, reference: string) => JSON.stringify([provider, reference]);
+  const unclaimed = new Set((row?.won ?? []).map(([provider, reference]) => keyOf(provider, reference)));
+  return calls.map((call, index) => {
+    if (acknowledged.has(index + 1)) return 'acknowledged';
+    return unclaimed.delete(keyOf(call.provider, call.reference)) ? 'won' : 'held';
+  });
+}
+
+/**
+ * Before the one call for `reference` to `provider`, in one statement: `claimCalls` for one call.
  *
  * @example
  * ```ts
@@ -199,22 +284,8 @@ export async function claimCall(
   reference: string,
   now: Date,
 ): Promise<CallClaim> {
-  const { rows } = await db.query<{ acknowledged: boolean; won: boolean }>(
-    `WITH submitted AS (
-       SELECT 1 FROM provider_submission_ids
-       WHERE provider = $1 AND reference = $3 AND purpose = 'submission' LIMIT 1
-     ), claimed AS (
-       INSERT INTO provider_submission_ids (provider, provider_id, reference, purpose, other_id, created_at)
-       SELECT $1, $2, $3, 'attempt', '', $4::timestamptz WHERE NOT EXISTS (SELECT 1 FROM submitted)
-       ON CONFLICT (provider, provider_id) DO NOTHING
-       RETURNING 1
-     )
-     SELECT EXISTS (SELECT 1 FROM submitted) AS acknowledged, EXISTS (SELECT 1 FROM claimed) AS won`,
-    [provider, `attempt:${reference}`, reference, now.toISOString()],
-  );
-  const [row] = rows;
-  if (row?.acknowledged === true) return 'acknowledged';
-  return row?.won === true ? 'won' : 'held';
+  const [claim] = await claimCalls(db, [{ provider, reference }], now);
+  return claim ?? 'held';
 }
 
 /**

@@ -15,14 +15,8 @@
 import { legId, type Store, type TransactionRecord } from '@topup/ledger';
 import type { LegOrder, Provider, ProviderStatus, SubmitResult } from '../provider.js';
 import { providerTablesReady } from '../provider-migrations.js';
-import {
-  attemptRecorded,
-  claimCall,
-  forgetAttempt,
-  recordSubmissionId,
-  submissionIdOf,
-  type CallClaim,
-} from '../submission-ids.js';
+import { createSubmissionBatches } from '../submission-batches.js';
+import { attemptRecorded, forgetAttempt, submissionIdOf, type CallClaim } from '../submission-ids.js';
 import { callAfricasTalking, type AfricasTalkingEndpoint } from './africastalking-client.js';
 import { AFRICASTALKING_UNDELIVERED, africastalkingWebhooks } from './africastalking-webhooks.js';
 import { airtimeQueryRequest, readAirtimeQueryAnswer } from './airtime-query.js';
@@ -131,6 +125,7 @@ export function createAfricasTalkingProvider(options: AfricasTalkingProviderOpti
   const { store, username, apiKey } = options;
   const now = options.now ?? (() => new Date());
   const endpoint: AfricasTalkingEndpoint = { baseUrl: options.baseUrl, timeoutMs: options.timeoutMs };
+  const submissions = createSubmissionBatches(store, now);
 
   /** The answer to a send claimed already: made before (its answer lost) or being made now. */
   const claimedElsewhere: SubmitResult = {
@@ -158,7 +153,7 @@ export function createAfricasTalkingProvider(options: AfricasTalkingProviderOpti
     await providerTablesReady(store);
     let claim: CallClaim;
     try {
-      claim = await claimCall(store, name, recordedAs, now());
+      claim = await submissions.claim(name, recordedAs);
     } catch {
       return {
         kind: 'unavailable',
@@ -210,17 +205,13 @@ export function createAfricasTalkingProvider(options: AfricasTalkingProviderOpti
       }
       return { kind: 'refused', reason: recipient.reason, providerCode: REFUSED };
     }
-    await recordSubmissionId(
-      store,
-      {
-        provider: name,
-        providerId: recipient.requestId,
-        reference: recordedAs,
-        purpose: 'submission',
-        otherId: '',
-      },
-      now(),
-    );
+    await submissions.remember({
+      provider: name,
+      providerId: recipient.requestId,
+      reference: recordedAs,
+      purpose: 'submission',
+      otherId: '',
+    });
     options.onSent?.({
       reference: recordedAs,
       requestId: recipient.requestId,

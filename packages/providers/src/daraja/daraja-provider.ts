@@ -24,11 +24,10 @@ import type { Store, TransactionRecord } from '@topup/ledger';
 import type { LegOrder, Provider, ProviderStatus, SubmitResult } from '../provider.js';
 import { providerTablesReady } from '../provider-migrations.js';
 import { createSharedAccessToken } from '../shared-access-token.js';
+import { createSubmissionBatches } from '../submission-batches.js';
 import {
   attemptRecorded,
-  claimCall,
   forgetAttempt,
-  recordSubmissionId,
   submissionIdOf,
   type CallClaim,
   type SubmissionId,
@@ -166,6 +165,7 @@ const notWholeShillings: SubmitResult = {
 export function createDarajaProvider(options: DarajaProviderOptions): Provider {
   const { store, endpoint } = options;
   const now = options.now ?? (() => new Date());
+  const submissions = createSubmissionBatches(store, now);
   const tokens = createSharedAccessToken({
     store,
     provider: name,
@@ -193,7 +193,7 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
     options.stk?.transactionType === 'CustomerPayBillOnline' ? options.stk.partyB : options.shortCode;
   /** Records the ids of an acknowledged call, which its Result will name. */
   const remember = (ids: Acknowledgement, reference: string, purpose: SubmissionId['purpose']) =>
-    recordSubmissionId(store, { provider: name, ...ids, reference, purpose }, now());
+    submissions.remember({ provider: name, ...ids, reference, purpose });
 
   /** The answer to a call claimed already: made before (its acknowledgement lost) or being made now. */
   const claimedElsewhere: SubmitResult = {
@@ -216,7 +216,7 @@ export function createDarajaProvider(options: DarajaProviderOptions): Provider {
     await providerTablesReady(store);
     let claim: CallClaim;
     try {
-      claim = await claimCall(store, name, reference, now());
+      claim = await submissions.claim(name, reference);
     } catch {
       // No claim could be written, so no call is made: nothing can come of it.
       return notSent;
