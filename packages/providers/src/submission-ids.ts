@@ -54,12 +54,13 @@ export async function recordSubmissionIds(
   now: Date,
 ): Promise<void> {
   if (ids.length === 0) return;
+  // In key order, as claims are, so two batches recording the same ids at once never deadlock.
   await db.query(
     `INSERT INTO provider_submission_ids (provider, provider_id, reference, purpose, other_id, created_at)
      SELECT u.provider, u.provider_id, u.reference, u.purpose, u.other_id, $6::timestamptz
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
        AS u (provider, provider_id, reference, purpose, other_id, position)
-     ORDER BY u.position
+     ORDER BY u.provider, u.provider_id, u.position
      ON CONFLICT (provider, provider_id) DO NOTHING`,
     [
       ids.map((id) => id.provider),
@@ -235,6 +236,8 @@ export async function claimCalls(
   now: Date,
 ): Promise<CallClaim[]> {
   if (calls.length === 0) return [];
+  // Claims are inserted in key order, so two batches claiming the same calls at once (a server's and a
+  // worker's) wait for each other in one order and never deadlock; the first of a batch's duplicates wins.
   const { rows } = await db.query<{ acknowledged: number[] | null; won: [string, string][] | null }>(
     `WITH asked AS (
        SELECT * FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS a (provider, reference, position)
@@ -246,7 +249,7 @@ export async function claimCalls(
        INSERT INTO provider_submission_ids (provider, provider_id, reference, purpose, other_id, created_at)
        SELECT a.provider, 'attempt:' || a.reference, a.reference, 'attempt', '', $3::timestamptz
        FROM asked a WHERE a.position NOT IN (SELECT position FROM submitted)
-       ORDER BY a.position
+       ORDER BY a.provider, a.reference, a.position
        ON CONFLICT (provider, provider_id) DO NOTHING
        RETURNING provider, reference
      )
