@@ -401,4 +401,28 @@ describe.each(testStoreKinds())('a purchase carried by two providers on %s', (ki
     await apply(reference, 'refund', result('failed', 'daraja', 'R000002'));
     expect(await ledger.countLegsForReview()).toBe(before + 1);
   });
+
+  it('lists each purchase under way with the legs the ledger reads for it alone', async () => {
+    const paid = await paidPurchase();
+    const failedDelivery = await paidPurchase();
+    await claim(failedDelivery, 'delivery', 'africastalking');
+    await apply(failedDelivery, 'delivery', result('failed', 'africastalking', 'ATQid_9'));
+    const refund = await refunding();
+    clock = new Date(clock.getTime() + 1_000);
+    const listed = await ledger.purchasesUnderWay(1_000);
+    const statesOf = new Map(
+      listed.map(({ transaction, legs: listedLegs }) => [
+        transaction.reference,
+        listedLegs.map((leg) => `${leg.kind}:${leg.state}`),
+      ]),
+    );
+    expect([paid, failedDelivery, refund].map((reference) => statesOf.get(reference))).toEqual([
+      ['payment:succeeded'],
+      ['payment:succeeded', 'delivery:failed'],
+      ['payment:succeeded', 'delivery:failed', 'refund:submitted'],
+    ]);
+    for (const { transaction, legs: listedLegs } of listed) {
+      expect(listedLegs).toEqual(await ledger.legs(transaction.reference));
+    }
+  });
 });

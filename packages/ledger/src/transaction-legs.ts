@@ -374,8 +374,8 @@ export async function listLegsOf(
 ): Promise<ReadonlyMap<string, TransactionLeg[]>> {
   if (references.length === 0) return new Map();
   const { rows } = await db.query<JoinedLegRow>(
-    `SELECT t.reference AS transaction_reference, t.type, t.payment_network, t.submitted_at, ${legColumns} FROM transactions t
-     LEFT JOIN transaction_legs l ON l.reference = t.reference
+    `SELECT t.reference AS transaction_reference, t.type, t.payment_network, t.submitted_at, ${legColumns}
+     FROM transactions t LEFT JOIN transaction_legs l ON l.reference = t.reference
      WHERE t.reference = ANY($1::text[])`,
     [[...references]],
   );
