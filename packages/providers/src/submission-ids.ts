@@ -4,6 +4,7 @@
 // recorded: a callback may come before the acknowledgement) and the adapter can ask about a submission.
 
 import type { Queryable } from '@topup/ledger';
+import { takenInOrder } from './taken-in-order.js';
 
 /**
  * One id a provider gave a submission: what it is for (the submission itself, or a status query about it)
@@ -259,11 +260,10 @@ export async function claimCalls(
   );
   const [row] = rows;
   const acknowledged = new Set(row?.acknowledged ?? []);
-  const keyOf = (provider: string, reference: string) => JSON.stringify([provider, reference]);
-  const unclaimed = new Set((row?.won ?? []).map(([provider, reference]) => keyOf(provider, reference)));
+  const won = takenInOrder(row?.won ?? []);
   return calls.map((call, index) => {
     if (acknowledged.has(index + 1)) return 'acknowledged';
-    return unclaimed.delete(keyOf(call.provider, call.reference)) ? 'won' : 'held';
+    return won([call.provider, call.reference]) ? 'won' : 'held';
   });
 }
 

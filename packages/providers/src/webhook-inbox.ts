@@ -5,6 +5,7 @@
 
 import type { Queryable } from '@topup/ledger';
 import type { WebhookCall, WebhookEvent } from './provider.js';
+import { takenInOrder } from './taken-in-order.js';
 
 /**
  * A stored webhook call, as the worker reads it back to apply it.
@@ -99,12 +100,10 @@ export async function storeWebhookCalls(
   );
   // A call without an event id cannot conflict, so it was stored; one with an id was if its id came
   // back, and only the first of the batch's calls with that id.
-  const keyOf = (provider: string, eventId: string) => JSON.stringify([provider, eventId]);
-  const unclaimed = new Set(rows.map((row) => keyOf(row.provider, row.event_id)));
+  const stored = takenInOrder(rows.map((row) => [row.provider, row.event_id]));
   return calls.map((call) => {
     const eventId = eventIdOf(call);
-    if (eventId === null) return true;
-    return unclaimed.delete(keyOf(call.provider, eventId));
+    return eventId === null || stored([call.provider, eventId]);
   });
 }
 
