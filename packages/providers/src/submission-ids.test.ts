@@ -9,18 +9,28 @@ import {
   recordSubmissionId,
   recordSubmissionIds,
   submissionIdOf,
+  type SubmissionId,
 } from './submission-ids.js';
 
+let store: Store;
+const now = new Date('2026-11-28T09:00:00Z');
+
+beforeAll(async () => {
+  store = await openStore({ dataDir: 'memory://' });
+  await migrateProviders(store);
+});
+afterAll(() => store.close());
+
+/** The id `provider` gave the submission of `reference`. */
+const submitted = (provider: string, providerId: string, reference: string): SubmissionId => ({
+  provider,
+  providerId,
+  reference,
+  purpose: 'submission',
+  otherId: '',
+});
+
 describe('claimCall', () => {
-  let store: Store;
-  const now = new Date('2026-11-28T09:00:00Z');
-
-  beforeAll(async () => {
-    store = await openStore({ dataDir: 'memory://' });
-    await migrateProviders(store);
-  });
-  afterAll(() => store.close());
-
   it('is won by the first caller and held against every later one', async () => {
     expect(await claimCall(store, 'daraja', 'TXFIRST-payment', now)).toBe('won');
     expect(await claimCall(store, 'daraja', 'TXFIRST-payment', now)).toBe('held');
@@ -28,17 +38,7 @@ describe('claimCall', () => {
   });
 
   it('answers acknowledged, and writes no claim, once the submission id is recorded', async () => {
-    await recordSubmissionId(
-      store,
-      {
-        provider: 'daraja',
-        providerId: 'ws_CO_1',
-        reference: 'TXACKED-payment',
-        purpose: 'submission',
-        otherId: '',
-      },
-      now,
-    );
+    await recordSubmissionId(store, submitted('daraja', 'ws_CO_1', 'TXACKED-payment'), now);
     expect(await claimCall(store, 'daraja', 'TXACKED-payment', now)).toBe('acknowledged');
     const { rows } = await store.query(`SELECT 1 FROM provider_submission_ids WHERE provider_id = $1`, [
       'attempt:TXACKED-payment',
@@ -50,17 +50,7 @@ describe('claimCall', () => {
     expect(await claimCall(store, 'africastalking', 'TXREFUSED-delivery', now)).toBe('won');
     await forgetAttempt(store, 'africastalking', 'TXREFUSED-delivery');
     expect(await claimCall(store, 'africastalking', 'TXREFUSED-delivery', now)).toBe('won');
-    await recordSubmissionId(
-      store,
-      {
-        provider: 'africastalking',
-        providerId: 'ATQid_1',
-        reference: 'TXREFUSED-delivery',
-        purpose: 'submission',
-        otherId: '',
-      },
-      now,
-    );
+    await recordSubmissionId(store, submitted('africastalking', 'ATQid_1', 'TXREFUSED-delivery'), now);
     expect(await submissionIdOf(store, 'africastalking', 'TXREFUSED-delivery')).toMatchObject({
       providerId: 'ATQid_1',
     });
@@ -68,26 +58,8 @@ describe('claimCall', () => {
   });
 
   it('answers each claim of a batch as if alone, the first of two claims of one call winning', async () => {
-    await recordSubmissionIds(
-      store,
-      [
-        {
-          provider: 'daraja',
-          providerId: 'ws_CO_2',
-          reference: 'TXB-payment',
-          purpose: 'submission',
-          otherId: '',
-        },
-        {
-          provider: 'daraja',
-          providerId: 'ws_CO_2',
-          reference: 'TXB-payment',
-          purpose: 'submission',
-          otherId: '',
-        },
-      ],
-      now,
-    );
+    const recorded = submitted('daraja', 'ws_CO_2', 'TXB-payment');
+    await recordSubmissionIds(store, [recorded, recorded], now);
     await claimCall(store, 'daraja', 'TXHELD-payment', now);
     const claims = await claimCalls(
       store,
@@ -105,37 +77,27 @@ describe('claimCall', () => {
 });
 
 describe('submission batches', () => {
-  let store: Store;
-
-  beforeAll(async () => {
-    store = await openStore({ dataDir: 'memory://' });
-    await migrateProviders(store);
-  });
-  afterAll(() => store.close());
-
   it('lets exactly one of many concurrent claims of one call win, and records every id', async () => {
-    const batches = createSubmissionBatches(store, () => new Date('2026-11-28T09:00:00Z'));
+    const batches = createSubmissionBatches(store, () => now);
     const claims = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => batches.claim('daraja', `TX${String(index % 5)}-payment`)),
+      Array.from({ length: 20 }, (_, index) =>
+        batches.claim('daraja', `TXBATCH${String(index % 5)}-payment`),
+      ),
     );
     expect(claims.filter((claim) => claim === 'won')).toHaveLength(5);
     expect(claims.slice(0, 5)).toEqual(['won', 'won', 'won', 'won', 'won']);
     await Promise.all(
       [0, 1, 2].map((index) =>
-        batches.remember({
-          provider: 'daraja',
-          providerId: `ws_CO_${String(index)}`,
-          reference: `TX${String(index)}-payment`,
-          purpose: 'submission',
-          otherId: '',
-        }),
+        batches.remember(
+          submitted('daraja', `ws_CO_batch_${String(index)}`, `TXBATCH${String(index)}-payment`),
+        ),
       ),
     );
     for (const index of [0, 1, 2]) {
-      expect(await submissionIdOf(store, 'daraja', `TX${String(index)}-payment`)).toMatchObject({
-        providerId: `ws_CO_${String(index)}`,
+      expect(await submissionIdOf(store, 'daraja', `TXBATCH${String(index)}-payment`)).toMatchObject({
+        providerId: `ws_CO_batch_${String(index)}`,
       });
     }
-    await expect(batches.claim('daraja', 'TX0-payment')).resolves.toBe('acknowledged');
+    await expect(batches.claim('daraja', 'TXBATCH0-payment')).resolves.toBe('acknowledged');
   });
 });
