@@ -87,33 +87,35 @@ class JsonReader {
   }
 
   private readObject(depth: number): Record<string, unknown> {
-    const entries: [string, unknown][] = [];
-    const seen = new Set<string>();
+    const object: Record<string, unknown> = {};
     this.position += 1;
     this.skipWhitespace();
     if (this.text[this.position] === '}') {
       this.position += 1;
-      return {};
+      return object;
     }
     for (;;) {
       if (this.text[this.position] !== '"') this.fail('a key in double quotes');
       const keyPosition = this.position;
       const key = this.readString();
-      if (seen.has(key)) {
+      if (Object.hasOwn(object, key)) {
         throw new JsonSyntaxError(
           `Expected each key once per object, received ${JSON.stringify(key)} again at position ${keyPosition}.`,
         );
       }
-      seen.add(key);
       this.skipWhitespace();
       if (this.text[this.position] !== ':') this.fail('":"');
       this.position += 1;
       this.skipWhitespace();
-      entries.push([key, this.readValue(depth + 1)]);
+      const value = this.readValue(depth + 1);
+      // Assigning `__proto__` would set the prototype; it is defined as data, as any other key.
+      if (key === '__proto__') {
+        Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+      } else object[key] = value;
       this.skipWhitespace();
       const next = this.text[this.position];
       this.position += 1;
-      if (next === '}') return Object.fromEntries(entries);
+      if (next === '}') return object;
       if (next !== ',') {
         this.position -= 1;
         this.fail('"," or "}"');
@@ -147,6 +149,7 @@ class JsonReader {
   private readString(): string {
     const start = this.position;
     let index = start + 1;
+    let escaped = false;
     for (;;) {
       const code = this.text.charCodeAt(index);
       if (Number.isNaN(code)) {
@@ -158,9 +161,14 @@ class JsonReader {
         this.position = index;
         this.fail('no raw control character inside a string');
       }
-      index += code === 0x5c ? 2 : 1;
+      if (code === 0x5c) {
+        escaped = true;
+        index += 2;
+      } else index += 1;
     }
     this.position = index + 1;
+    // Without escapes the token's inside is the string itself.
+    if (!escaped) return this.text.slice(start + 1, index);
     // The token is delimited; JSON.parse decodes its escapes exactly as the standard says.
     try {
       return JSON.parse(this.text.slice(start, this.position)) as string;

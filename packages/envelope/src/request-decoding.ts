@@ -109,6 +109,8 @@ export function decodeXmlRequest(text: string): DecodeResult {
 }
 
 function sizeProblem(text: string): string | undefined {
+  // A UTF-16 unit is at most 3 bytes in UTF-8: a short text needs no count.
+  if (text.length * 3 <= requestLimits.maxBytes) return undefined;
   const bytes = utf8Length(text);
   return bytes > requestLimits.maxBytes
     ? `Expected a body of at most ${requestLimits.maxBytes} bytes, received ${bytes}.`
