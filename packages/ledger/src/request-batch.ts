@@ -8,6 +8,7 @@
 
 import type { Carrier, MoneyNetwork } from '@topup/envelope';
 import { accountColumns, accountOf, type Account, type AccountRow } from './accounts.js';
+import { columnsOf } from './columns-of.js';
 import { contactKey, contactUpsertStatement, readContacts, type ContactUpdate } from './contacts.js';
 import type { ItemResult } from './group-commit.js';
 import {
@@ -35,7 +36,7 @@ import type { SendAirtimeOutcome } from './outcomes.js';
 import { runWithWrites, type SqlStatement } from './sql-statement.js';
 import type { Queryable } from './store.js';
 import type { TransactionDraft } from './transaction-draft.js';
-import { transactionRecordOf, type TransactionRow } from './transaction-record.js';
+import { transactionRecordOf, type TransactionRecord, type TransactionRow } from './transaction-record.js';
 import { balanceDeltas, transferInsertStatement, type TransferInput } from './transfers.js';
 
 export interface BatchContext {
@@ -59,6 +60,11 @@ export interface RequestUnit {
 
 /** What a batch did with one request: as `RequestOutcome`, with every transaction a send created. */
 export type UnitOutcome = SendAirtimeOutcome;
+
+/** The reference of a request's first transaction, which its idempotency key and its send hold. */
+function firstReference(references: readonly (readonly string[])[], index: number): string {
+  return (references[index] as string[])[0] as string;
+}
 
 function channelOf(draft: TransactionDraft): ChannelName {
   return draft.type === 'Agent Float' ? 'float' : 'airtime';
@@ -91,7 +97,9 @@ async function readSenders(tx: Queryable, accountIds: readonly string[]): Promis
     `SELECT ${accountColumns} FROM accounts WHERE id = ANY($1::text[])`,
     [accountIds],
   );
-  return new Map(rows.map((row) => [row.id, accountOf(row)]));
+  const senders = new Map<string, Account>();
+  for (const row of rows) senders.set(row.id, accountOf(row));
+  return senders;
 }
 
 /** Fills a blank recipient or payer name/e-mail from the caller's contacts. */
@@ -99,12 +107,14 @@ async function fillFromContacts(
   tx: Queryable,
   drafts: readonly TransactionDraft[],
 ): Promise<TransactionDraft[]> {
-  const lacking = drafts.flatMap((draft) => {
-    const parties = [draft.recipient, ...(draft.payment === undefined ? [] : [draft.payment])];
-    return parties
-      .filter((party) => party.name === '' || party.email === '')
-      .map((party) => ({ accountId: draft.accountId, mobile: party.mobile }));
-  });
+  const lacking: { accountId: string; mobile: string }[] = [];
+  for (const draft of drafts) {
+    for (const party of draft.payment === undefined ? [draft.recipient] : [draft.recipient, draft.payment]) {
+      if (party.name === '' || party.email === '') {
+        lacking.push({ accountId: draft.accountId, mobile: party.mobile });
+      }
+    }
+  }
   const contacts = await readContacts(tx, lacking);
   if (contacts.size === 0) return [...drafts];
   const filled = <P extends { name: string; mobile: string; email: string }>(
@@ -187,13 +197,43 @@ function rowOf(entry: Created): TransactionRow {
   };
 }
 
+/** The INSERT's columns in its order, each picked from a created transaction. */
+const transactionColumns: readonly ((entry: Created) => unknown)[] = [
+  (c) => c.reference,
+  (c) => c.draft.accountId,
+  (c) => c.draft.type,
+  (c) => c.draft.amountMinor.toString(),
+  (c) => c.draft.currency,
+  (c) => c.draft.country,
+  (c) => c.draft.network,
+  (c) => c.draft.note,
+  (c) => c.draft.recipient.name,
+  (c) => c.draft.recipient.mobile,
+  (c) => c.draft.recipient.email,
+  (c) => c.draft.recipient.agent_name,
+  (c) => c.draft.recipient.agent_number,
+  (c) => c.draft.recipient.store_number,
+  (c) => c.draft.payment?.network ?? null,
+  (c) => c.draft.payment?.name ?? null,
+  (c) => c.draft.payment?.mobile ?? null,
+  (c) => c.draft.payment?.email ?? null,
+  (c) => c.sender.name,
+  (c) => c.sender.mobile,
+  (c) => c.sender.email,
+  (c) => c.sender.agent_name,
+  (c) => c.sender.agent_number,
+  (c) => c.sender.store_number,
+  (c) => c.draft.requestedAt.toISOString(),
+  (c) => c.send?.reference ?? null,
+  (c) => c.send?.position ?? null,
+];
+
 /**
  * One INSERT of every created transaction; none when nothing was created. Nothing comes back: every
  * column is known here (the rest take their defaults), so each record is built from the row written.
  */
 function transactionInsertStatement(created: readonly Created[]): SqlStatement | undefined {
   if (created.length === 0) return undefined;
-  const column = <T>(pick: (entry: Created) => T): T[] => created.map(pick);
   return {
     text: `INSERT INTO transactions (reference, account_id, type, amount_minor, currency, country, network, note,
        recipient_name, recipient_mobile, recipient_email, recipient_agent_name, recipient_agent_number,
@@ -204,35 +244,7 @@ function transactionInsertStatement(created: readonly Created[]): SqlStatement |
        $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
        $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[],
        $24::text[], $25::timestamptz[], $26::text[], $27::integer[])`,
-    values: [
-      column((c) => c.reference),
-      column((c) => c.draft.accountId),
-      column((c) => c.draft.type),
-      column((c) => c.draft.amountMinor.toString()),
-      column((c) => c.draft.currency),
-      column((c) => c.draft.country),
-      column((c) => c.draft.network),
-      column((c) => c.draft.note),
-      column((c) => c.draft.recipient.name),
-      column((c) => c.draft.recipient.mobile),
-      column((c) => c.draft.recipient.email),
-      column((c) => c.draft.recipient.agent_name),
-      column((c) => c.draft.recipient.agent_number),
-      column((c) => c.draft.recipient.store_number),
-      column((c) => c.draft.payment?.network ?? null),
-      column((c) => c.draft.payment?.name ?? null),
-      column((c) => c.draft.payment?.mobile ?? null),
-      column((c) => c.draft.payment?.email ?? null),
-      column((c) => c.sender.name),
-      column((c) => c.sender.mobile),
-      column((c) => c.sender.email),
-      column((c) => c.sender.agent_name),
-      column((c) => c.sender.agent_number),
-      column((c) => c.sender.store_number),
-      column((c) => c.draft.requestedAt.toISOString()),
-      column((c) => c.send?.reference ?? null),
-      column((c) => c.send?.position ?? null),
-    ],
+    values: columnsOf(created, transactionColumns),
   };
 }
 
@@ -243,8 +255,11 @@ export async function applyRequestBatch(
   context: BatchContext,
 ): Promise<ItemResult<UnitOutcome>[]> {
   const { now } = context;
-  const results: (ItemResult<UnitOutcome> | undefined)[] = batch.map(() => undefined);
-  const accountIds = [...new Set(batch.map((unit) => unit.accountId))];
+  // Loops rather than callbacks throughout: see columns-of.ts for why a batch makes no closures.
+  const results = new Array<ItemResult<UnitOutcome> | undefined>(batch.length).fill(undefined);
+  const accountIdSet = new Set<string>();
+  for (const unit of batch) accountIdSet.add(unit.accountId);
+  const accountIds = [...accountIdSet];
   const systemIds = new Set<bigint>();
   for (const unit of batch) {
     for (const draft of unit.drafts) {
@@ -254,7 +269,8 @@ export async function applyRequestBatch(
   }
 
   const senders = await readSenders(tx, accountIds);
-  batch.forEach((unit, index) => {
+  for (let index = 0; index < batch.length; index += 1) {
+    const unit = batch[index] as RequestUnit;
     const sender = senders.get(unit.accountId);
     if (sender === undefined) {
       results[index] = {
@@ -268,38 +284,52 @@ export async function applyRequestBatch(
         error: new LedgerError('account_closed', `Account ${unit.accountId} is closed.`),
       };
     }
-  });
+  }
 
   // Idempotency: the first request of each key in the batch claims it; later ones follow its fate. A key
   // holds a request's first transaction, which names a send's others.
-  const references = batch.map((unit) => unit.drafts.map(() => newReference()));
-  const firstReference = (index: number) => (references[index] as string[])[0] as string;
+  const references: string[][] = [];
+  for (const unit of batch) {
+    const unitReferences: string[] = [];
+    for (let position = 0; position < unit.drafts.length; position += 1) unitReferences.push(newReference());
+    references.push(unitReferences);
+  }
   const firstOfKey = new Map<string, number>();
   const claims: KeyClaim[] = [];
-  batch.forEach((unit, index) => {
-    if (unit.idempotency === undefined || results[index] !== undefined) return;
+  for (let index = 0; index < batch.length; index += 1) {
+    const unit = batch[index] as RequestUnit;
+    if (unit.idempotency === undefined || results[index] !== undefined) continue;
     const key = keyOf(unit.accountId, unit.idempotency.key);
-    if (firstOfKey.has(key)) return;
+    if (firstOfKey.has(key)) continue;
     firstOfKey.set(key, index);
-    claims.push({ accountId: unit.accountId, ...unit.idempotency, reference: firstReference(index) });
-  });
+    claims.push({
+      accountId: unit.accountId,
+      ...unit.idempotency,
+      reference: firstReference(references, index),
+    });
+  }
   const claimed = await claimKeys(tx, claims, now);
-  const heldKeys = await readHeldKeys(
-    tx,
-    claims.filter((claim) => !claimed.has(keyOf(claim.accountId, claim.key))),
-  );
-  batch.forEach((unit, index) => {
-    if (unit.idempotency === undefined || results[index] !== undefined) return;
+  const unclaimed: KeyClaim[] = [];
+  for (const claim of claims) {
+    if (!claimed.has(keyOf(claim.accountId, claim.key))) unclaimed.push(claim);
+  }
+  const heldKeys = await readHeldKeys(tx, unclaimed);
+  for (let index = 0; index < batch.length; index += 1) {
+    const unit = batch[index] as RequestUnit;
+    if (unit.idempotency === undefined || results[index] !== undefined) continue;
     const held = heldKeys.get(keyOf(unit.accountId, unit.idempotency.key));
     if (held !== undefined)
       results[index] = { ok: true, value: outcomeOfHeldKey(held, unit.idempotency.requestHash) };
-  });
+  }
 
-  const undecided = batch.flatMap((_, index) => (results[index] === undefined ? [index] : []));
-  const filled = await fillFromContacts(
-    tx,
-    undecided.flatMap((index) => (batch[index] as RequestUnit).drafts),
-  );
+  const undecided: number[] = [];
+  const undecidedDrafts: TransactionDraft[] = [];
+  for (let index = 0; index < batch.length; index += 1) {
+    if (results[index] !== undefined) continue;
+    undecided.push(index);
+    undecidedDrafts.push(...(batch[index] as RequestUnit).drafts);
+  }
+  const filled = await fillFromContacts(tx, undecidedDrafts);
   const drafts = new Map<number, TransactionDraft[]>();
   let taken = 0;
   for (const index of undecided) {
@@ -335,7 +365,10 @@ export async function applyRequestBatch(
         firstUnit.idempotency?.requestHash !== idempotency?.requestHash
           ? { ok: true, value: { kind: 'idempotency_conflict' } }
           : createdIndexes.has(first)
-            ? { ok: true, value: { kind: 'idempotency_in_progress', reference: firstReference(first) } }
+            ? {
+                ok: true,
+                value: { kind: 'idempotency_in_progress', reference: firstReference(references, first) },
+              }
             : {
                 ok: true,
                 value: {
@@ -345,11 +378,15 @@ export async function applyRequestBatch(
               };
       continue;
     }
-    const reserving = unitDrafts.flatMap((draft, position) => {
+    const reserving: { draft: TransactionDraft; position: number; systemId: bigint }[] = [];
+    let total = 0n;
+    for (let position = 0; position < unitDrafts.length; position += 1) {
+      const draft = unitDrafts[position] as TransactionDraft;
       const systemId = reservedFor(draft);
-      return systemId === undefined ? [] : [{ draft, position, systemId }];
-    });
-    const total = reserving.reduce((sum, { draft }) => sum + draft.amountMinor, 0n);
+      if (systemId === undefined) continue;
+      reserving.push({ draft, position, systemId });
+      total += draft.amountMinor;
+    }
     const channelAccount = running.get(channelId) as LedgerAccountState;
     if (reserving.length > 0 && availableOf(channelAccount) < total) {
       results[index] = {
@@ -382,35 +419,41 @@ export async function applyRequestBatch(
       count: unitDrafts.length,
       channel: channelBalanceOf(channelName, running.get(channelId) as LedgerAccountState),
     });
-    unitDrafts.forEach((draft, position) => {
+    for (let position = 0; position < unitDrafts.length; position += 1) {
       created.push({
-        draft,
+        draft: unitDrafts[position] as TransactionDraft,
         reference: unitReferences[position] as string,
         sender,
-        send: unit.send ? { reference: firstReference(index), position } : undefined,
+        send: unit.send ? { reference: firstReference(references, index), position } : undefined,
       });
-    });
+    }
   }
+  const contactUpdates: ContactUpdate[] = [];
+  for (const entry of created) contactUpdates.push(...contactUpdatesOf(entry.draft));
 
   await runWithWrites(tx, undefined, [
     transactionInsertStatement(created),
     keyReleaseStatement(releases),
     transferInsertStatement(transfers, now),
     balanceUpdateStatement(balanceDeltas(transfers)),
-    contactUpsertStatement(
-      created.flatMap((entry) => contactUpdatesOf(entry.draft)),
-      now,
-    ),
+    contactUpsertStatement(contactUpdates, now),
   ]);
   for (const { index, from, count, channel } of createdUnits) {
-    const transactions = created
-      .slice(from, from + count)
-      .map((entry) => transactionRecordOf(rowOf(entry), context.timeZone));
+    const transactions: TransactionRecord[] = [];
+    for (let position = from; position < from + count; position += 1) {
+      transactions.push(transactionRecordOf(rowOf(created[position] as Created), context.timeZone));
+    }
     results[index] = { ok: true, value: { kind: 'created', transactions, channel } };
   }
   await context.beforeCommit?.(batch.length);
-  return results.map(
-    (result, index) =>
-      result ?? { ok: false, error: new Error(`Expected a result for request ${index} of the batch.`) },
-  );
+  const decided: ItemResult<UnitOutcome>[] = [];
+  for (let index = 0; index < batch.length; index += 1) {
+    decided.push(
+      results[index] ?? {
+        ok: false,
+        error: new Error(`Expected a result for request ${index} of the batch.`),
+      },
+    );
+  }
+  return decided;
 }

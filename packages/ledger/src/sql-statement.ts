@@ -13,8 +13,16 @@ export interface SqlStatement {
 
 const placeholder = /\$(\d+)/g;
 
+// A loop, not a replace callback: a batch's statements make no closures (see columns-of.ts).
 function renumbered(statement: SqlStatement, offset: number): string {
-  return statement.text.replace(placeholder, (_, index: string) => `$${Number(index) + offset}`);
+  const { text } = statement;
+  let renumberedText = '';
+  let copied = 0;
+  for (const match of text.matchAll(placeholder)) {
+    renumberedText += `${text.slice(copied, match.index)}$${Number(match[1]) + offset}`;
+    copied = match.index + match[0].length;
+  }
+  return renumberedText + text.slice(copied);
 }
 
 /**
@@ -28,17 +36,18 @@ export async function runWithWrites<R>(
   main: SqlStatement | undefined,
   writes: readonly (SqlStatement | undefined)[],
 ): Promise<R[]> {
-  const present = writes.filter((write): write is SqlStatement => write !== undefined);
+  const present: SqlStatement[] = [];
+  for (const write of writes) if (write !== undefined) present.push(write);
   if (main === undefined && present.length === 0) return [];
   if (present.length === 0 && main !== undefined) {
     return (await tx.query<R>(main.text, main.values)).rows;
   }
   const values: unknown[] = [];
-  const clauses = present.map((write, index) => {
-    const clause = `write_${index} AS (${renumbered(write, values.length)})`;
+  const clauses: string[] = [];
+  for (const [index, write] of present.entries()) {
+    clauses.push(`write_${index} AS (${renumbered(write, values.length)})`);
     values.push(...write.values);
-    return clause;
-  });
+  }
   const last = main === undefined ? 'SELECT 1 WHERE false' : renumbered(main, values.length);
   if (main !== undefined) values.push(...main.values);
   return (await tx.query<R>(`WITH ${clauses.join(',\n')}\n${last}`, values)).rows;

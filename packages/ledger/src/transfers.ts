@@ -10,6 +10,7 @@ import {
   lockLedgerAccounts,
   zeroDelta,
 } from './ledger-accounts.js';
+import { columnsOf } from './columns-of.js';
 import { runWithWrites, type SqlStatement } from './sql-statement.js';
 import type { Queryable } from './store.js';
 
@@ -93,6 +94,17 @@ export function applyDelta(account: LedgerAccountState, delta: BalanceDelta): Le
   };
 }
 
+/** The INSERT's first seven columns in its order, each picked from a transfer. */
+const transferColumns: readonly ((transfer: TransferInput) => unknown)[] = [
+  (t) => t.debitAccountId.toString(),
+  (t) => t.creditAccountId.toString(),
+  (t) => t.amount.toString(),
+  (t) => t.kind,
+  (t) => t.purpose,
+  (t) => t.pendingId?.toString() ?? null,
+  (t) => t.reference ?? null,
+];
+
 /** One multi-row INSERT of the transfers, whatever their number; none for no transfers. */
 export function transferInsertStatement(
   transfers: readonly TransferInput[],
@@ -104,16 +116,7 @@ export function transferInsertStatement(
      SELECT d, c, a, k, p, pid, r, $8::timestamptz
      FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::bigint[], $7::text[])
        AS t (d, c, a, k, p, pid, r)`,
-    values: [
-      transfers.map((t) => t.debitAccountId.toString()),
-      transfers.map((t) => t.creditAccountId.toString()),
-      transfers.map((t) => t.amount.toString()),
-      transfers.map((t) => t.kind),
-      transfers.map((t) => t.purpose),
-      transfers.map((t) => t.pendingId?.toString() ?? null),
-      transfers.map((t) => t.reference ?? null),
-      createdAt.toISOString(),
-    ],
+    values: [...columnsOf(transfers, transferColumns), createdAt.toISOString()],
   };
 }
 
