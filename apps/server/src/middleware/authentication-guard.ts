@@ -19,7 +19,7 @@ import type { AuthenticationFailureLimiter } from '../rate-limit/authentication-
 import { failureCountKey } from '../rate-limit/failure-count-key.js';
 import { oneAtATimePerKey } from '../rate-limit/one-at-a-time.js';
 import { createTokenVerdicts } from '../rate-limit/token-verdicts.js';
-import type { TokenVerdicts } from '../rate-limit/token-verdicts.js';
+import type { TokenKey, TokenVerdicts } from '../rate-limit/token-verdicts.js';
 
 export interface AuthenticationGuard {
   /** The session of a valid token; throws 4000 when it is not valid, or 5000/429 when the client is locked. */
@@ -66,11 +66,11 @@ export function createAuthenticationGuard(
 
   /** The answer to a lookup made without a failure slot: the session, or a failure counted now. */
   async function answered(
-    token: string,
+    tokenKey: TokenKey,
     key: string,
     session: AuthenticatedToken | undefined,
   ): Promise<AuthenticatedToken> {
-    verdicts.set(token, session === undefined ? 'invalid' : 'valid');
+    verdicts.set(tokenKey, session === undefined ? 'invalid' : 'valid');
     return session ?? failed(key, notValid);
   }
 
@@ -78,19 +78,20 @@ export function createAuthenticationGuard(
     async authenticate(token, address, charge = uncharged) {
       const lookUp = () => charge(() => ledger.authenticate(token));
       const key = failureCountKey(address);
-      const verdict = verdicts.get(token);
+      const tokenKey = verdicts.keyOf(token);
+      const verdict = verdicts.get(tokenKey);
       if (verdict === 'invalid') return failed(key, notValid);
-      if (verdict === 'valid') return answered(token, key, await lookUp());
+      if (verdict === 'valid') return answered(tokenKey, key, await lookUp());
       const slot = await limiter.reserve(key);
       if (!slot.allowed) {
-        return answered(token, key, await lockedLookups(key, lookUp));
+        return answered(tokenKey, key, await lockedLookups(key, lookUp));
       }
       const session = await lookUp().catch(async (error: unknown) => {
         // The store failed, not the caller, and its error is the one to answer with.
         await limiter.release(key).catch(() => undefined);
         throw error;
       });
-      verdicts.set(token, session === undefined ? 'invalid' : 'valid');
+      verdicts.set(tokenKey, session === undefined ? 'invalid' : 'valid');
       // The slot stays taken for an invalid token: it was the failure.
       if (session === undefined) throw invalidToken(notValid);
       await limiter.release(key);

@@ -27,6 +27,8 @@ function groupsOf(address: string): number[] {
  * `<first four groups>::/64` for IPv6. Anything else (no address known) is counted as given.
  */
 export function failureCountKey(address: string): string {
+  // Every IPv6 address has a colon and no IPv4 address has one: most requests skip the IPv6 check.
+  if (!address.includes(':')) return address;
   // A zone (`fe80::1%eth0`) names the local interface, not the client.
   const bare = address.split('%')[0] ?? address;
   if (!isIPv6(bare)) return address;

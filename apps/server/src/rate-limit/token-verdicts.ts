@@ -10,14 +10,14 @@ import { hash } from 'node:crypto';
 
 export type Verdict = 'valid' | 'invalid';
 
-export interface TokenVerdicts {
-  get(token: string): Verdict | undefined;
-  set(token: string, verdict: Verdict): void;
-}
+/** A token's SHA-256 digest, the key its verdicts are kept under. */
+export type TokenKey = string & { readonly tokenKey: unique symbol };
 
-function digestOf(token: string): string {
-  // The one-shot hash: no Hash object per call, which a lookup on every request would otherwise pay.
-  return hash('sha256', token, 'base64');
+export interface TokenVerdicts {
+  /** The key of `token`: computed once per request, which reads and then writes the token's verdict. */
+  keyOf(token: string): TokenKey;
+  get(key: TokenKey): Verdict | undefined;
+  set(key: TokenKey, verdict: Verdict): void;
 }
 
 export function createTokenVerdicts(
@@ -27,8 +27,9 @@ export function createTokenVerdicts(
 ): TokenVerdicts {
   const kinds: Record<Verdict, Map<string, number>> = { valid: new Map(), invalid: new Map() };
   return {
-    get(token) {
-      const digest = digestOf(token);
+    // The one-shot hash: no Hash object per call, which a lookup on every request would otherwise pay.
+    keyOf: (token) => hash('sha256', token, 'base64') as TokenKey,
+    get(digest) {
       for (const verdict of ['valid', 'invalid'] as const) {
         const expiresAt = kinds[verdict].get(digest);
         if (expiresAt === undefined) continue;
@@ -37,8 +38,7 @@ export function createTokenVerdicts(
       }
       return undefined;
     },
-    set(token, verdict) {
-      const digest = digestOf(token);
+    set(digest, verdict) {
       kinds[verdict === 'valid' ? 'invalid' : 'valid'].delete(digest);
       const entries = kinds[verdict];
       // Re-inserting moves the token to the end; Maps iterate in insertion order, oldest first.
