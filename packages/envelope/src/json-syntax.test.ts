@@ -17,7 +17,7 @@ const pieces = ['a', 'Z', ' ', 'é', '€', '😀', '\\', '"', '\n', '\t', '\u00
 function textOf(random: () => number): string {
   let text = '';
   const length = Math.floor(random() * 6);
-  for (let index = 0; index < length; index += 1) text += pieces[Math.floor(random() * pieces.length)];
+  for (let index = 0; index < length; index += 1) text += pieces[Math.floor(random() * pieces.length)] ?? '';
   return text;
 }
 
@@ -30,7 +30,8 @@ function valueOf(random: () => number, depth: number): unknown {
   if (pick === 4) return Array.from({ length: Math.floor(random() * 4) }, () => valueOf(random, depth + 1));
   const object: Record<string, unknown> = {};
   const size = Math.floor(random() * 4);
-  for (let index = 0; index < size; index += 1) object[`${textOf(random)}${index}`] = valueOf(random, depth + 1);
+  for (let index = 0; index < size; index += 1)
+    object[`${textOf(random)}${index}`] = valueOf(random, depth + 1);
   return object;
 }
 
@@ -62,13 +63,19 @@ describe('readJson', () => {
     expect(() => readJson('{"a":1,"b":{"a":2},"a":3}', options)).toThrow(
       new JsonSyntaxError('Expected each key once per object, received "a" again at position 19.'),
     );
-    expect(() => readJson('{"__proto__":1,"__proto__":2}', options)).toThrow(/"__proto__" again at position 15/);
+    expect(() => readJson('{"__proto__":1,"__proto__":2}', options)).toThrow(
+      /"__proto__" again at position 15/,
+    );
     expect(() => readJson('{"\\u0061":1,"a":2}', options)).toThrow(/"a" again at position 12/);
   });
 
   it('refuses a raw control character and an unclosed string, with or without escapes before it', () => {
-    expect(() => readJson('["a\u0001"]', options)).toThrow(/no raw control character inside a string at position 3/);
-    expect(() => readJson('["\\n\u0001"]', options)).toThrow(/no raw control character inside a string at position 4/);
+    expect(() => readJson('["a\u0001"]', options)).toThrow(
+      /no raw control character inside a string at position 3/,
+    );
+    expect(() => readJson('["\\n\u0001"]', options)).toThrow(
+      /no raw control character inside a string at position 4/,
+    );
     expect(() => readJson('["abc', options)).toThrow(/a closing double quote at position 5/);
     expect(() => readJson('["a\\', options)).toThrow(/a closing double quote/);
     expect(() => readJson('["\\q"]', options)).toThrow(/a string with valid escapes at position 1/);

@@ -5,7 +5,9 @@ function verdictsOn(ttlMs: number, maxEntries: number, now: () => number) {
   const verdicts = createTokenVerdicts(ttlMs, maxEntries, now);
   return {
     get: (token: string) => verdicts.get(verdicts.keyOf(token)),
-    set: (token: string, verdict: Verdict) => verdicts.set(verdicts.keyOf(token), verdict),
+    set: (token: string, verdict: Verdict) => {
+      verdicts.set(verdicts.keyOf(token), verdict);
+    },
   };
 }
 
