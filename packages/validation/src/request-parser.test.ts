@@ -2,8 +2,20 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  boundedText,
+  countryCode,
+  emailAddress,
+  maxTextLength,
+  mobileNumber,
+  networkIssuedNumber,
+  pageLimit,
+  wholeAmount,
+} from './field-schemas.js';
+import {
   defineRequest,
   fieldsAsRequest,
+  isAbsent,
+  isFieldObject,
   parseRequest,
   requestSchema,
   resolveRequest,
@@ -102,6 +114,78 @@ describe('parseSendAgentFloat on arbitrary input', () => {
         expect(positions).toEqual([...new Set(positions)].sort((a, b) => a - b));
         expect(result.errors.length).toBeGreaterThan(0);
       }),
+    );
+  });
+});
+
+// The field-by-field parse every request took before the whole-object one was tried first: the model
+// the faster path must agree with.
+function fieldByField(fields: z.ZodObject, input: unknown) {
+  const parsed: Record<string, unknown> = {};
+  const problems: { field: string; kind: 'required' | 'invalid' }[] = [];
+  for (const [field, schema] of Object.entries(fields.shape)) {
+    const raw = isFieldObject(input) && Object.hasOwn(input, field) ? input[field] : undefined;
+    const absent = isAbsent(raw);
+    const result = z.safeParse(schema, absent ? undefined : raw);
+    if (!result.success) problems.push({ field, kind: absent ? 'required' : 'invalid' });
+    else if (result.data !== undefined) parsed[field] = result.data;
+  }
+  return problems.length === 0 ? { ok: true, value: parsed } : { ok: false, problems };
+}
+
+describe('resolveRequest against the field-by-field parse', () => {
+  const definition = defineRequest(
+    z.object({
+      country: countryCode.optional(),
+      name: boundedText(maxTextLength).optional(),
+      mobile: mobileNumber,
+      email: emailAddress.optional(),
+      agent_number: networkIssuedNumber.optional(),
+      amount: wholeAmount,
+      limit: pageLimit,
+      note: boundedText(maxTextLength).optional(),
+    }),
+    fieldsAsRequest,
+  );
+  const values = fc.constantFrom<unknown>(
+    undefined,
+    null,
+    '',
+    '  ',
+    'KE',
+    'ke',
+    'XX',
+    '0712345678',
+    '+254 712 345 678',
+    254712345678,
+    '100',
+    100,
+    0,
+    -5,
+    1.5,
+    '1e3',
+    ' 42 ',
+    'jane@example.com',
+    'not an e-mail',
+    'Jane Wanjiku',
+    ' padded ',
+    'x'.repeat(101),
+    'bad\u0000text',
+    true,
+    [],
+    {},
+  );
+  const fields = ['country', 'name', 'mobile', 'email', 'agent_number', 'amount', 'limit', 'note', 'other'];
+
+  it('gives the same value or the same problems for any body', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom(...fields), values), (body) => {
+        const expected = fieldByField(definition.fields, body);
+        const resolved = resolveRequest(definition, body);
+        expect(resolved).toEqual(expected);
+        if (resolved.ok) expect(Object.keys(resolved.value)).toEqual(Object.keys(expected.value ?? {}));
+      }),
+      { numRuns: 3_000 },
     );
   });
 });

@@ -113,6 +113,24 @@ function orderedProblems(fieldOrder: readonly string[], problems: readonly Field
   });
 }
 
+interface Layout {
+  readonly fieldOrder: readonly string[];
+  readonly entries: readonly (readonly [string, z.core.$ZodType])[];
+}
+
+const layouts = new WeakMap<z.ZodObject, Layout>();
+
+/** The fields in order with their schemas, read from the object's shape once. */
+function layoutOf(fields: z.ZodObject): Layout {
+  let layout = layouts.get(fields);
+  if (layout === undefined) {
+    const entries = Object.entries(fields.shape);
+    layout = { fieldOrder: entries.map(([field]) => field), entries };
+    layouts.set(fields, layout);
+  }
+  return layout;
+}
+
 /**
  * Validates a decoded request body against a definition, as `parseRequest` does, but gives the
  * problems rather than their strings, so that a caller can name the fields of a request nested in a
@@ -124,15 +142,25 @@ export function resolveRequest<Shape extends z.core.$ZodShape, Value>(
   options: ParseOptions = {},
 ): Resolution<Value, string> {
   type Fields = z.output<z.ZodObject<Shape>>;
-  const fieldOrder = Object.keys(definition.fields.shape);
-  const parsed: Record<string, unknown> = {};
-  const problems: FieldProblem[] = [];
-  for (const [field, schema] of Object.entries(definition.fields.shape)) {
+  const { fieldOrder, entries } = layoutOf(definition.fields);
+  const given: Record<string, unknown> = {};
+  for (const [field] of entries) {
     const raw = bodyField(input, field);
-    const absent = isAbsent(raw);
-    const result = z.safeParse(schema, absent ? undefined : raw);
-    if (!result.success) problems.push({ field, kind: absent ? 'required' : 'invalid' });
-    else if (result.data !== undefined) parsed[field] = result.data;
+    if (!isAbsent(raw)) given[field] = raw;
+  }
+  // Most requests are valid: one parse of the given fields as a whole (which zod compiles once per
+  // schema) gives what the field-by-field parse would, at a fraction of its cost. Only a request that
+  // fails it is parsed field by field, to find and word every problem.
+  const whole = definition.fields.safeParse(given);
+  const parsed: Record<string, unknown> = whole.success ? whole.data : {};
+  const problems: FieldProblem[] = [];
+  if (!whole.success) {
+    for (const [field, schema] of entries) {
+      const absent = !Object.hasOwn(given, field);
+      const result = z.safeParse(schema, given[field]);
+      if (!result.success) problems.push({ field, kind: absent ? 'required' : 'invalid' });
+      else if (result.data !== undefined) parsed[field] = result.data;
+    }
   }
   // Each value came out of its own field schema, so `parsed` holds the object schema's output for
   // every field that passed; when none failed it is the whole output.
