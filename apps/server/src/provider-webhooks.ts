@@ -20,7 +20,7 @@ import { createGroupCommit, isolatingFailures, type Store } from '@topup/ledger'
 import { sourceRange } from '@topup/service';
 import type { Config } from '@topup/service';
 import { createInboxFill } from './inbox-fill.js';
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import type { ApiState } from './api-state.js';
 import { ApiFailure } from './api-failure.js';
 import { readRawBody } from './middleware/body-decoding.js';
@@ -87,12 +87,7 @@ export function providerWebhooks(deps: ProviderWebhookDependencies): Middleware<
   const allowedFor = new Map(
     [...config.providerSources].map(([name, sources]) => [name, allowListOf(sources)]),
   );
-  return async (ctx, next) => {
-    const match = route.exec(ctx.path);
-    if (match === null) {
-      await next();
-      return;
-    }
+  async function received(ctx: ParameterizedContext<ApiState>, match: RegExpExecArray): Promise<void> {
     const [, name = '', given = '', rawEvent = ''] = match;
     ctx.state.loggedPath = `/providers/${name}/***/${rawEvent}`;
     const rate = await webhookRateLimiter.take(failureCountKey(ctx.ip));
@@ -159,5 +154,10 @@ export function providerWebhooks(deps: ProviderWebhookDependencies): Middleware<
     ctx.status = reply.status;
     ctx.type = reply.contentType;
     ctx.body = reply.body;
+  }
+
+  return (ctx, next) => {
+    const match = route.exec(ctx.path);
+    return match === null ? next() : received(ctx, match);
   };
 }

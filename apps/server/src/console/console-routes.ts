@@ -2,7 +2,7 @@
 // Console answers are never cached and always carry the console's security headers.
 
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import type { ApiState } from '../api-state.js';
 import { accountCalls } from './account-calls.js';
 import { consoleFailures, ConsoleFailure } from './console-failure.js';
@@ -35,11 +35,7 @@ export function consoleRoutes(
     Promise.reject(new ConsoleFailure(404, 'not_found', 'No such console function.'));
   const files = serveConsoleFiles(options.buildDir);
 
-  return async (ctx, next) => {
-    if (ctx.path !== '/console' && !ctx.path.startsWith('/console/')) {
-      await next();
-      return;
-    }
+  async function served(ctx: ParameterizedContext<ApiState>): Promise<void> {
     ctx.state.operational = false;
     setConsoleHeaders(ctx);
     if (ctx.path.startsWith('/console/api/') || ctx.path === '/console/api') {
@@ -52,5 +48,7 @@ export function consoleRoutes(
       return;
     }
     await files(ctx);
-  };
+  }
+
+  return (ctx, next) => (ctx.path === '/console' || ctx.path.startsWith('/console/') ? served(ctx) : next());
 }

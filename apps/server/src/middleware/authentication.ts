@@ -33,9 +33,9 @@ export function authentication(guard: AuthenticationGuard): Middleware<ApiState 
 }
 
 export function activeAccount(): Middleware<ApiState & CallerState> {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const status = ctx.state.account.status;
     if (status !== 'active') throw new ApiFailure('6000', [`the account is ${status}`]);
-    await next();
+    return next();
   };
 }

@@ -11,7 +11,7 @@ const functionPath = /^\/api\/([a-z_]{1,64})\/?$/;
 
 /** Sets the function (`FunctionState`) for every later stage, or answers 1000 with 404. */
 export function functionLookup(known: ReadonlySet<string>): Middleware<ApiState & FunctionState> {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const name = functionPath.exec(ctx.path)?.[1];
     if (name === undefined || !known.has(name)) {
       throw new ApiFailure('1000', [`unknown function: ${ctx.path} is not an API function`], {
@@ -19,17 +19,17 @@ export function functionLookup(known: ReadonlySet<string>): Middleware<ApiState 
       });
     }
     ctx.state.functionName = name as ApiFunctionName;
-    await next();
+    return next();
   };
 }
 
 export function postOnly(): Middleware<ApiState> {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     if (ctx.method !== 'POST') {
       throw new ApiFailure('2000', [`method ${ctx.method} is not allowed; use POST`], {
         headers: { Allow: 'POST' },
       });
     }
-    await next();
+    return next();
   };
 }

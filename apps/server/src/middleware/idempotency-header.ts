@@ -7,9 +7,9 @@ import type { ApiState, FunctionState } from '../api-state.js';
 import { idempotencyKeyOf } from '../functions/idempotency-key.js';
 
 export function idempotencyHeader(): Middleware<ApiState & FunctionState> {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const key = idempotencyKeyOf(ctx.get('idempotency-key'), ctx.state.functionName);
     if (key !== undefined) ctx.state.idempotencyKey = key;
-    await next();
+    return next();
   };
 }

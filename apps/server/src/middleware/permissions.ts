@@ -7,12 +7,12 @@ import type { ApiState, CallerState } from '../api-state.js';
 
 export function permissions(mode: 'sandbox' | 'live'): Middleware<ApiState & CallerState> {
   const expected = mode === 'live' ? 'live' : 'test';
-  return async (ctx, next) => {
+  return (ctx, next) => {
     if (ctx.state.tokenMode !== expected) {
       throw new ApiFailure('5000', [
         `a ${ctx.state.tokenMode} token cannot be used against a ${mode} service; use a tk_${expected}_ token`,
       ]);
     }
-    await next();
+    return next();
   };
 }
