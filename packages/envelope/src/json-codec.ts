@@ -11,7 +11,7 @@ import { readJson, JsonSyntaxError } from './json-syntax.js';
 import { responseLimits } from './limits.js';
 import { describeValue } from './value-description.js';
 import { listEntryName } from './wire-arrays.js';
-import { utf8Length } from './utf8-length.js';
+import { utf8LengthOver } from './utf8-length.js';
 
 /**
  * The JSON body of an envelope, compact, keys in the order built. Throws a `TypeError` when a value is
@@ -51,8 +51,8 @@ export function encodeJson(message: WireMessage): string {
  * ```
  */
 export function decodeJsonEnvelope(text: string): Envelope {
-  const bytes = utf8Length(text);
-  if (bytes > responseLimits.maxBytes) {
+  const bytes = utf8LengthOver(text, responseLimits.maxBytes);
+  if (bytes !== undefined) {
     throw new EnvelopeDecodeError(
       `Expected a body of at most ${responseLimits.maxBytes} bytes, received ${bytes}.`,
     );

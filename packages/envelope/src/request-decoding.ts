@@ -7,7 +7,7 @@
 import { readJson, JsonSyntaxError } from './json-syntax.js';
 import { requestLimits } from './limits.js';
 import { readXml, type XmlElement } from './xml-reading.js';
-import { utf8Length } from './utf8-length.js';
+import { utf8LengthOver } from './utf8-length.js';
 import { listEntryName } from './wire-arrays.js';
 
 /**
@@ -109,12 +109,10 @@ export function decodeXmlRequest(text: string): DecodeResult {
 }
 
 function sizeProblem(text: string): string | undefined {
-  // A UTF-16 unit is at most 3 bytes in UTF-8: a short text needs no count.
-  if (text.length * 3 <= requestLimits.maxBytes) return undefined;
-  const bytes = utf8Length(text);
-  return bytes > requestLimits.maxBytes
-    ? `Expected a body of at most ${requestLimits.maxBytes} bytes, received ${bytes}.`
-    : undefined;
+  const bytes = utf8LengthOver(text, requestLimits.maxBytes);
+  return bytes === undefined
+    ? undefined
+    : `Expected a body of at most ${requestLimits.maxBytes} bytes, received ${bytes}.`;
 }
 
 function fieldsOf(element: XmlElement): DecodeResult {

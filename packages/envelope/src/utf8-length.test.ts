@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { utf8Length } from './utf8-length.js';
+import { utf8Length, utf8LengthOver } from './utf8-length.js';
 
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit));
 
@@ -24,6 +24,33 @@ describe('utf8Length', () => {
         fc.string({ unit: fc.oneof(fc.string({ unit: 'binary', maxLength: 1 }), loneSurrogate) }),
         (text) => {
           expect(utf8Length(text)).toBe(encoder.encode(text).length);
+        },
+      ),
+    );
+  });
+});
+
+describe('utf8LengthOver', () => {
+  it.each([
+    ['✓✓✓✓', 12, undefined],
+    ['✓✓✓✓', 11, 12],
+    ['😀😀😀', 12, undefined],
+    ['😀😀😀', 11, 12],
+    ['abcd', 3, 4],
+    ['', 0, undefined],
+  ])('gives %j against a limit of %i as %j', (text, limit, over) => {
+    expect(utf8LengthOver(text, limit)).toBe(over);
+  });
+
+  it('gives the byte count exactly when it is over the limit, for any string and limit', () => {
+    const encoder = new TextEncoder();
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.oneof(fc.string({ unit: 'binary', maxLength: 1 }), loneSurrogate) }),
+        fc.nat(40),
+        (text, limit) => {
+          const bytes = encoder.encode(text).length;
+          expect(utf8LengthOver(text, limit)).toBe(bytes > limit ? bytes : undefined);
         },
       ),
     );

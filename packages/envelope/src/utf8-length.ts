@@ -16,6 +16,16 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
+/**
+ * The number of bytes `text` takes in UTF-8 when that is more than `limit`; undefined when it is not.
+ * A UTF-16 unit is at most 3 bytes, so a text no longer than a third of the limit is not counted.
+ */
+export function utf8LengthOver(text: string, limit: number): number | undefined {
+  if (text.length * 3 <= limit) return undefined;
+  const bytes = utf8Length(text);
+  return bytes > limit ? bytes : undefined;
+}
+
 function isLowSurrogate(unit: number): boolean {
   return unit >= 0xdc00 && unit <= 0xdfff;
 }

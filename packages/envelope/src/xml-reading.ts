@@ -12,7 +12,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { DecodingLimits } from './limits.js';
 import { readSimpleXml } from './xml-simple-reading.js';
 import { codePointLabel, decodeXmlReferences, indexOfNonXmlChar } from './xml-text.js';
-import { utf8Length } from './utf8-length.js';
+import { utf8LengthOver } from './utf8-length.js';
 
 /** One element: either a leaf with text, or an element with child elements (and no text of its own). */
 export interface XmlElement {
@@ -48,8 +48,8 @@ const parser = new XMLParser({
  * throws.
  */
 export function readXml(source: string, limits: DecodingLimits): XmlReading {
-  const bytes = utf8Length(source);
-  if (bytes > limits.maxBytes) {
+  const bytes = utf8LengthOver(source, limits.maxBytes);
+  if (bytes !== undefined) {
     return {
       ok: false,
       problem: `Expected an XML body of at most ${limits.maxBytes} bytes, received ${bytes}.`,
